@@ -1,0 +1,173 @@
+// Package engine is the one API every transport calls (GUI, CLI, MCP, HTTP). It owns the
+// store, the loaded specs and the ingest path; transports hold no logic of their own
+// (DESIGN.md invariant 2).
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/strata-app/strata/backend/errs"
+	"github.com/strata-app/strata/backend/ingest"
+	"github.com/strata-app/strata/backend/spec"
+	"github.com/strata-app/strata/backend/store"
+	"github.com/strata-app/strata/specs"
+)
+
+// Version is the Strata version; release builds set it with -ldflags.
+var Version = "0.1.0-dev"
+
+// Config opens an engine.
+type Config struct {
+	DataDir string       // the data folder; created if missing
+	Logger  *slog.Logger // nil discards
+	// Specs replaces the built-in specs (tests); nil uses the embedded specs plus DataDir/specs.
+	Specs []spec.Source
+	// Now is the clock (tests); nil is time.Now.
+	Now func() time.Time
+}
+
+// Engine is an open data folder.
+type Engine struct {
+	cfg    Config
+	log    *slog.Logger
+	db     *store.DB
+	specs  *spec.Registry
+	ingest *ingest.Ingester
+	now    func() time.Time
+}
+
+// DefaultDataDir is $STRATA_HOME, else the OS user data folder (~/.local/share/strata on Linux).
+func DefaultDataDir() (string, error) {
+	if d := os.Getenv("STRATA_HOME"); d != "" {
+		return d, nil
+	}
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "strata"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("find the home folder: %w", err)
+	}
+	return filepath.Join(home, ".local", "share", "strata"), nil
+}
+
+// Open opens (creating if needed) the data folder.
+func Open(ctx context.Context, cfg Config) (*Engine, error) {
+	if cfg.DataDir == "" {
+		d, err := DefaultDataDir()
+		if err != nil {
+			return nil, errs.Wrap(errs.Internal, err, "cannot choose a data folder").WithHint("pass --data DIR or set STRATA_HOME")
+		}
+		cfg.DataDir = d
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	abs, err := filepath.Abs(cfg.DataDir)
+	if err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "cannot resolve the data folder %s", cfg.DataDir)
+	}
+	cfg.DataDir = abs
+	if err := os.MkdirAll(abs, 0o700); err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "cannot create the data folder %s", abs).WithHint("check the path and its permissions, or pass --data DIR")
+	}
+	sources := cfg.Specs
+	if sources == nil {
+		sources = []spec.Source{{Label: "specs", FS: specs.FS}}
+		user := filepath.Join(abs, "specs")
+		if st, err := os.Stat(user); err == nil && st.IsDir() {
+			sources = append(sources, spec.Source{Label: user, FS: os.DirFS(user)})
+		}
+	}
+	reg, err := spec.Load(sources...)
+	if err != nil {
+		var se *spec.Error
+		if errors.As(err, &se) {
+			ee := errs.Wrap(errs.SpecInvalid, err, "%s", se.Error()).With("file", se.File).
+				WithHint("fix or remove the spec file; Strata will not start with a broken spec")
+			if se.Field != "" {
+				ee.With("field", se.Field)
+			}
+			return nil, ee
+		}
+		return nil, errs.Wrap(errs.SpecInvalid, err, "cannot load specs: %v", err)
+	}
+	db, err := store.Open(ctx, filepath.Join(abs, "strata.db"))
+	if err != nil {
+		return nil, errs.Wrap(errs.DBQueryFailed, err, "cannot open the database in %s", abs).
+			WithHint("another program may hold it, or the file may be damaged; check permissions and free space")
+	}
+	e := &Engine{cfg: cfg, log: cfg.Logger, db: db, specs: reg, now: cfg.Now,
+		ingest: &ingest.Ingester{DB: db, Specs: reg, Now: cfg.Now}}
+	e.log.Info("engine open", "data", abs, "capabilities", len(reg.Capabilities), "entity_types", len(reg.EntityTypes))
+	return e, nil
+}
+
+// Close releases the data folder.
+func (e *Engine) Close() error {
+	if err := e.db.Close(); err != nil {
+		return fmt.Errorf("close engine: %w", err)
+	}
+	return nil
+}
+
+// DataDir is the absolute path of the data folder.
+func (e *Engine) DataDir() string { return e.cfg.DataDir }
+
+// Specs is the loaded spec registry.
+func (e *Engine) Specs() *spec.Registry { return e.specs }
+
+// IngestResult is the answer to every ingest.
+type IngestResult = ingest.Result
+
+// Ingest is the one write path: kind is "", "auto", "content", "extract-file", "payload" or a
+// capability ID; data is one JSON object.
+func (e *Engine) Ingest(ctx context.Context, kind string, data json.RawMessage) (*IngestResult, error) {
+	res, err := e.ingest.Ingest(ctx, kind, data)
+	if err != nil {
+		ee := errs.As(err)
+		if ee.Code == errs.DBInsertFailed || ee.Code == errs.Internal {
+			e.log.Error("ingest failed", "code", ee.Code, "err", err)
+		}
+		return nil, ee
+	}
+	e.log.Debug("ingest", "kind", res.InputKind, "payload", res.PayloadID, "created", res.Created)
+	return res, nil
+}
+
+func queryErr(err error, what string) error {
+	if e := (*errs.Error)(nil); errors.As(err, &e) {
+		return e
+	}
+	return errs.Wrap(errs.DBQueryFailed, err, "could not read %s", what).WithHint("retry; if it persists the database may be damaged")
+}
+
+// pageLimit validates a list's limit and offset: 0 means the default, and no list is unbounded.
+func pageLimit(limit, offset int) (int, int, error) {
+	const def, maxLimit = 100, 1000
+	if limit < 0 || limit > maxLimit {
+		return 0, 0, errs.New(errs.Validation, "limit %d is out of range 1–%d", limit, maxLimit).With("field", "limit").
+			WithHint("page with limit ≤ %d and offset", maxLimit)
+	}
+	if offset < 0 {
+		return 0, 0, errs.New(errs.Validation, "offset %d is negative", offset).With("field", "offset")
+	}
+	if limit == 0 {
+		limit = def
+	}
+	return limit, offset, nil
+}
+
+var _ fs.FS = specs.FS

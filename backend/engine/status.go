@@ -1,0 +1,39 @@
+package engine
+
+import (
+	"context"
+	"sort"
+
+	"github.com/strata-app/strata/backend/store"
+)
+
+// Status is `strata status --json`: what the store holds and how it is set up. Later issues add
+// the embedder block, jobs and watch roots here.
+type Status struct {
+	Version       string       `json:"version"`
+	DataDir       string       `json:"data_dir"`
+	Database      string       `json:"database"`
+	SchemaVersion int          `json:"schema_version"`
+	Counts        store.Counts `json:"counts"`
+	Capabilities  []string     `json:"capabilities"`
+	EntityTypes   []string     `json:"entity_types"`
+}
+
+// Status reports counts and configuration.
+func (e *Engine) Status(ctx context.Context) (*Status, error) {
+	c, err := store.CountAll(ctx, e.db.Reader())
+	if err != nil {
+		return nil, queryErr(err, "counts")
+	}
+	v, err := e.db.SchemaVersion(ctx)
+	if err != nil {
+		return nil, queryErr(err, "the schema version")
+	}
+	types := make([]string, 0, len(e.specs.EntityTypes))
+	for t := range e.specs.EntityTypes {
+		types = append(types, t)
+	}
+	sort.Strings(types)
+	return &Status{Version: Version, DataDir: e.cfg.DataDir, Database: e.db.Path(), SchemaVersion: v, Counts: c,
+		Capabilities: e.specs.CapabilityIDs(), EntityTypes: types}, nil
+}

@@ -1,0 +1,490 @@
+// Package ingest is Strata's one write path (ADR-028): ingest(data, input_kind?).
+//
+// An adapter turns the caller's JSON into a Plan — every row it will write, with every ID
+// already derived from content — and Apply writes a plan in one transaction. Because a plan is
+// a pure function of its input, a duplicate submission is answered from the plan (same IDs,
+// created: false) without touching anything but the submissions log.
+package ingest
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/strata-app/strata/backend/errs"
+	"github.com/strata-app/strata/backend/ids"
+	"github.com/strata-app/strata/backend/reduce"
+	"github.com/strata-app/strata/backend/spec"
+	"github.com/strata-app/strata/backend/store"
+)
+
+// Input kinds.
+const (
+	KindAuto        = "auto"
+	KindContent     = "content"
+	KindExtractFile = "extract-file"
+	KindPayload     = "payload"
+)
+
+// Source priorities: how much a source is trusted when fields conflict (highest_priority merge).
+const (
+	PriorityContent    = 80 // text a person or agent wrote down on purpose
+	PriorityCapability = 50 // default for structured payloads
+)
+
+// Result is what every ingest returns: the seed's submit_payload response plus the IDs of what
+// was made, so no transport ever has to guess.
+type Result struct {
+	InputKind           string            `json:"input_kind"`
+	CapabilityID        string            `json:"capability_id,omitempty"`
+	PayloadID           string            `json:"payload_id"`
+	PayloadContentID    string            `json:"payload_content_id"`
+	PayloadSubmissionID string            `json:"payload_submission_id"`
+	Created             bool              `json:"created"`
+	Message             string            `json:"message"`
+	EntityIDs           []string          `json:"entity_ids"`
+	RelationshipIDs     []string          `json:"relationship_ids"`
+	DocumentID          string            `json:"document_id,omitempty"`
+	Phases              map[string]string `json:"phases,omitempty"`
+}
+
+// Ingester writes plans into the store.
+type Ingester struct {
+	DB    *store.DB
+	Specs *spec.Registry
+	Now   func() time.Time
+}
+
+// Ingest classifies data, builds its plan and applies it.
+func (in *Ingester) Ingest(ctx context.Context, kind string, data json.RawMessage) (*Result, error) {
+	obj, err := decodeObject(data)
+	if err != nil {
+		return nil, err
+	}
+	route, err := Classify(in.Specs, kind, obj)
+	if err != nil {
+		return nil, err
+	}
+	now := in.Now().UTC()
+	var plan *Plan
+	switch route.Kind {
+	case KindContent:
+		plan, err = planContent(in.Specs, data, now)
+	case KindPayload:
+		plan, err = planPayload(in.Specs, data, route.Capability, now)
+	default:
+		return nil, errs.New(errs.UnsupportedInputKind, "input kind %q is not supported yet", route.Kind).
+			WithHint("file extraction arrives with the file pipeline; send {\"text\": …} to store text now")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return in.Apply(ctx, plan)
+}
+
+func decodeObject(data json.RawMessage) (map[string]any, error) {
+	if len(strings.TrimSpace(string(data))) == 0 {
+		return nil, errs.New(errs.Validation, "data is empty").WithHint("send one JSON object, e.g. {\"text\": \"…\"}")
+	}
+	v, err := ids.Decode(data)
+	if err != nil {
+		return nil, errs.New(errs.Validation, "data is not valid JSON: %v", err).WithHint("send one JSON object, e.g. {\"text\": \"…\"}")
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, errs.New(errs.Validation, "data must be a JSON object, got %s", jsonKind(v)).WithHint("wrap the value in an object, e.g. {\"text\": \"…\"}")
+	}
+	return obj, nil
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case json.Number:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case nil:
+		return "null"
+	}
+	return "an object"
+}
+
+// Route is where the classifier sends an input.
+type Route struct {
+	Kind       string           // content | extract-file | payload
+	Capability *spec.Capability // for payloads routed by spec shape or explicit capability kind
+}
+
+// Classify decides the input kind. With kind empty or "auto" it applies DESIGN.md's precedence:
+// {text}/{annotation} → content; {file_path} → extract-file; {capability_id, body, provenance}
+// → payload; bare JSON matching a registered capability's shape → that capability.
+func Classify(reg *spec.Registry, kind string, obj map[string]any) (Route, error) {
+	switch kind {
+	case "", KindAuto:
+	case KindContent, KindExtractFile, KindPayload:
+		return Route{Kind: kind}, nil
+	default:
+		if c, ok := reg.Capabilities[kind]; ok {
+			return Route{Kind: KindPayload, Capability: c}, nil
+		}
+		return Route{}, errs.New(errs.UnsupportedInputKind, "unknown input kind %q", kind).
+			With("accepted_kinds", acceptedKinds(reg)).
+			WithHint("omit input_kind to let Strata detect it, or use one of the accepted kinds")
+	}
+	has := func(k string) bool { _, ok := obj[k]; return ok }
+	switch {
+	case has("text") || has("annotation"):
+		return Route{Kind: KindContent}, nil
+	case has("file_path"):
+		return Route{Kind: KindExtractFile}, nil
+	case has("capability_id") && has("body"):
+		return Route{Kind: KindPayload}, nil
+	}
+	var best []*spec.Capability
+	bestN := 0
+	for _, id := range reg.CapabilityIDs() {
+		c := reg.Capabilities[id]
+		if c.Match == nil {
+			continue
+		}
+		ok := true
+		for _, f := range c.Match.Required {
+			if v, present := obj[f]; !present || v == nil {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		switch n := len(c.Match.Required); {
+		case n > bestN:
+			best, bestN = []*spec.Capability{c}, n
+		case n == bestN:
+			best = append(best, c)
+		}
+	}
+	switch len(best) {
+	case 1:
+		return Route{Kind: KindPayload, Capability: best[0]}, nil
+	case 0:
+		return Route{}, errs.New(errs.Validation, "cannot tell what kind of input this is; accepted shapes: %s", strings.Join(acceptedShapes(reg), "; ")).
+			With("accepted_shapes", acceptedShapes(reg)).
+			WithHint("send {\"text\": …} for notes, {\"capability_id\", \"body\", \"provenance\"} for structured data, or pass input_kind")
+	default:
+		names := make([]string, len(best))
+		for i, c := range best {
+			names[i] = c.ID
+		}
+		return Route{}, errs.New(errs.Validation, "input matches several capabilities: %s", strings.Join(names, ", ")).
+			With("candidates", names).WithHint("pass input_kind with the capability you mean")
+	}
+}
+
+func acceptedKinds(reg *spec.Registry) []string {
+	return append([]string{KindAuto, KindContent, KindExtractFile, KindPayload}, reg.CapabilityIDs()...)
+}
+
+func acceptedShapes(reg *spec.Registry) []string {
+	out := []string{
+		`{"text": string, "tags"?, "title"?, "source"?, "agent_id"?, "file"?, "line_start"?, "line_end"?, "chain_name"?} (content)`,
+		`{"annotation": string, …} (content)`,
+		`{"file_path": string} (extract-file)`,
+		`{"capability_id": string, "body": object, "provenance": {"source_refs", "extracted_at", "extractor_version", "agent_id"?}} (payload)`,
+	}
+	for _, id := range reg.CapabilityIDs() {
+		if c := reg.Capabilities[id]; c.Match != nil {
+			out = append(out, fmt.Sprintf("{%s, …} (%s)", quoteAll(c.Match.Required), id))
+		}
+	}
+	return out
+}
+
+func quoteAll(s []string) string {
+	q := make([]string, len(s))
+	for i, x := range s {
+		q[i] = `"` + x + `"`
+	}
+	return strings.Join(q, ", ")
+}
+
+// Plan is everything one input will write, with all IDs derived up front.
+type Plan struct {
+	Kind            string
+	CapabilityID    string
+	Canonical       []byte // normalised content; its hash is the payload content ID
+	Origin          map[string]any
+	ClientRequestID string
+	Document        *store.Document
+	Chunks          []store.Chunk
+	Entities        []PlannedEntity
+	Relationships   []store.Relationship
+	Phases          map[string]string
+
+	contentID, payloadID string
+}
+
+// PlannedEntity is an entity and the observation the input makes of it.
+type PlannedEntity struct {
+	Entity      store.Entity
+	Observation store.Observation
+	Type        *spec.EntityType
+}
+
+// ContentID is the plan's payload content ID.
+func (p *Plan) ContentID() string {
+	if p.contentID == "" {
+		p.contentID = ids.PayloadContent(p.Kind, p.Canonical)
+		p.payloadID = ids.Payload(p.contentID)
+	}
+	return p.contentID
+}
+
+// PayloadID is the plan's payload UUID.
+func (p *Plan) PayloadID() string { p.ContentID(); return p.payloadID }
+
+func (p *Plan) result(created bool, submissionID string) *Result {
+	r := &Result{InputKind: p.Kind, CapabilityID: p.CapabilityID, PayloadID: p.PayloadID(), PayloadContentID: p.ContentID(),
+		PayloadSubmissionID: submissionID, Created: created, EntityIDs: []string{}, RelationshipIDs: []string{}, Phases: p.Phases}
+	seen := map[string]bool{}
+	for _, e := range p.Entities {
+		if !seen[e.Entity.EntityID] {
+			seen[e.Entity.EntityID] = true
+			r.EntityIDs = append(r.EntityIDs, e.Entity.EntityID)
+		}
+	}
+	for _, rel := range p.Relationships {
+		r.RelationshipIDs = append(r.RelationshipIDs, rel.ID)
+	}
+	if p.Document != nil {
+		r.DocumentID = p.Document.DocumentID
+	}
+	if created {
+		r.Message = fmt.Sprintf("Payload created: %d entities observed, %d relationships", len(r.EntityIDs), len(r.RelationshipIDs))
+		if p.Document != nil {
+			r.Message += fmt.Sprintf(", %d chunks indexed", len(p.Chunks))
+		}
+	} else {
+		r.Message = "Duplicate payload: this content is already stored; nothing changed"
+	}
+	return r
+}
+
+// Apply writes a plan in one transaction: the payload and a submission record always; the
+// rest only when the payload is new. A failure leaves nothing behind.
+func (in *Ingester) Apply(ctx context.Context, p *Plan) (*Result, error) {
+	subID, err := ids.Submission()
+	if err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "could not make a submission ID")
+	}
+	now := store.FormatTime(in.Now())
+	origin := ids.MustMarshal(p.Origin)
+	var res *Result
+	err = in.DB.WriteTx(ctx, func(tx *sql.Tx) error {
+		if p.ClientRequestID != "" {
+			prev, err := store.SubmissionByClientRequest(ctx, tx, p.ClientRequestID)
+			switch {
+			case err == nil && prev.PayloadID == p.PayloadID():
+				res = p.result(prev.Created, prev.SubmissionID) // a retry of the same call: same answer
+				return nil
+			case err == nil:
+				return errs.New(errs.Validation, "client_request_id %q was already used for different content", p.ClientRequestID).
+					WithHint("use a new client_request_id for a new submission")
+			case !errors.Is(err, store.ErrNotFound):
+				return err
+			}
+		}
+		_, created, err := store.InsertPayload(ctx, tx, store.Payload{PayloadID: p.PayloadID(), PayloadContentID: p.ContentID(), Kind: p.Kind,
+			CapabilityID: p.CapabilityID, Body: p.Canonical, Origin: origin, CreatedAt: now})
+		if err != nil {
+			return err
+		}
+		if err := store.InsertSubmission(ctx, tx, store.Submission{SubmissionID: subID, PayloadID: p.PayloadID(),
+			ClientRequestID: p.ClientRequestID, Created: created, Origin: origin, CreatedAt: now}); err != nil {
+			return err
+		}
+		res = p.result(created, subID)
+		if !created {
+			return nil
+		}
+		return writeNew(ctx, tx, p, now)
+	})
+	if err != nil {
+		if e := (*errs.Error)(nil); errors.As(err, &e) {
+			return nil, e
+		}
+		return nil, errs.Wrap(errs.DBInsertFailed, err, "could not store the submission").
+			WithHint("nothing was written; retry, and if it keeps failing check the data folder's disk space and permissions")
+	}
+	return res, nil
+}
+
+func writeNew(ctx context.Context, tx *sql.Tx, p *Plan, now string) error {
+	if p.Document != nil {
+		d := *p.Document
+		d.PayloadID, d.CreatedAt, d.UpdatedAt = p.PayloadID(), now, now
+		if _, err := store.InsertDocument(ctx, tx, d); err != nil {
+			return err
+		}
+		if err := store.InsertChunks(ctx, tx, p.Chunks); err != nil {
+			return err
+		}
+	}
+	// Observations grouped by entity so each snapshot is read and written once.
+	byEntity := map[string][]PlannedEntity{}
+	var order []string
+	for _, pe := range p.Entities {
+		e := pe.Entity
+		e.CreatedAt = now
+		if err := store.UpsertEntity(ctx, tx, e); err != nil {
+			return err
+		}
+		o := pe.Observation
+		o.SourcePayloadID, o.CreatedAt = p.PayloadID(), now
+		inserted, err := store.InsertObservation(ctx, tx, o)
+		if err != nil {
+			return err
+		}
+		if !inserted {
+			continue
+		}
+		pe.Observation = o
+		if _, ok := byEntity[e.EntityID]; !ok {
+			order = append(order, e.EntityID)
+		}
+		byEntity[e.EntityID] = append(byEntity[e.EntityID], pe)
+	}
+	for _, id := range order {
+		if err := applyObservations(ctx, tx, byEntity[id], now); err != nil {
+			return err
+		}
+	}
+	for _, r := range p.Relationships {
+		r.SourcePayloadID, r.CreatedAt = p.PayloadID(), now
+		if _, _, err := CreateRelationship(ctx, tx, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// applyObservations folds new observations of one entity into its stored snapshot.
+func applyObservations(ctx context.Context, tx *sql.Tx, list []PlannedEntity, now string) error {
+	first := list[0]
+	st := reduce.New()
+	row, err := store.GetSnapshot(ctx, tx, first.Entity.EntityID)
+	switch {
+	case err == nil:
+		if err := json.Unmarshal(row.State, st); err != nil {
+			return fmt.Errorf("snapshot state of %s: %w", first.Entity.EntityID, err)
+		}
+		if st.Unions == nil {
+			st.Unions = map[string]map[string]*reduce.Winner{}
+		}
+	case !errors.Is(err, store.ErrNotFound):
+		return err
+	}
+	for _, pe := range list {
+		obs, err := ReduceObs(pe.Observation)
+		if err != nil {
+			return err
+		}
+		st.Apply(pe.Type, obs)
+	}
+	return store.PutSnapshot(ctx, tx, SnapshotRow(first.Entity.EntityID, first.Type, st, now))
+}
+
+// ReduceObs converts a stored observation for the reducer.
+func ReduceObs(o store.Observation) (reduce.Obs, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(o.Fields, &fields); err != nil {
+		return reduce.Obs{}, fmt.Errorf("observation %s fields: %w", o.ID, err)
+	}
+	return reduce.Obs{ID: o.ID, ObservedAt: o.ObservedAt, SourcePriority: o.SourcePriority, Specificity: o.SpecificityScore, Fields: fields}, nil
+}
+
+// SnapshotRow renders a reducer state as the stored snapshot row.
+func SnapshotRow(entityID string, t *spec.EntityType, st *reduce.State, now string) store.SnapshotRow {
+	snap, prov := st.Snapshot()
+	return store.SnapshotRow{EntityID: entityID, EntityType: t.Type, SchemaVersion: t.SchemaVersion,
+		Snapshot: ids.MustMarshal(snap), Provenance: ids.MustMarshal(prov), State: ids.MustMarshal(st),
+		ObservationCount: st.Count, LastObservationAt: st.Last, ComputedAt: now}
+}
+
+// CreateRelationship stores r (its ID derived from type, source and target) after checking the
+// type, both ends, and — for PART_OF, DEPENDS_ON and SUPERSEDES — that it closes no cycle.
+// Creating an existing edge returns the stored one unchanged.
+func CreateRelationship(ctx context.Context, q store.Q, r store.Relationship) (store.Relationship, bool, error) {
+	if !spec.ValidRelationshipType(r.RelationshipType) {
+		return r, false, errs.New(errs.InvalidRelationshipType, "unknown relationship type %q", r.RelationshipType).
+			With("accepted_types", spec.RelationshipTypes).WithHint("use one of %s", strings.Join(spec.RelationshipTypes, ", "))
+	}
+	for _, id := range []string{r.SourceEntityID, r.TargetEntityID} {
+		if !ids.ValidEntityID(id) {
+			return r, false, errs.New(errs.Validation, "%q is not an entity ID", id).WithHint("entity IDs look like ent_ followed by 24 hex digits")
+		}
+	}
+	r.ID = ids.Relationship(r.RelationshipType, r.SourceEntityID, r.TargetEntityID)
+	if prev, err := store.GetRelationship(ctx, q, r.ID); err == nil {
+		return prev, false, nil
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return r, false, err
+	}
+	for _, id := range []string{r.SourceEntityID, r.TargetEntityID} {
+		if _, err := store.GetEntity(ctx, q, id); errors.Is(err, store.ErrNotFound) {
+			return r, false, errs.New(errs.EntityNotFound, "entity %s does not exist", id).With("entity_id", id).
+				WithHint("create it by ingesting something that names it, or check the ID with `strata entity list`")
+		} else if err != nil {
+			return r, false, err
+		}
+	}
+	if spec.Acyclic[r.RelationshipType] {
+		if r.SourceEntityID == r.TargetEntityID {
+			return r, false, errs.New(errs.CycleDetected, "%s from an entity to itself is a cycle", r.RelationshipType).
+				With("entity_id", r.SourceEntityID).WithHint("%s relationships must form no cycle", r.RelationshipType)
+		}
+		cyc, err := store.Reaches(ctx, q, r.RelationshipType, r.TargetEntityID, r.SourceEntityID)
+		if err != nil {
+			return r, false, err
+		}
+		if cyc {
+			return r, false, errs.New(errs.CycleDetected, "%s %s → %s would close a cycle: %s already reaches %s", r.RelationshipType,
+				r.SourceEntityID, r.TargetEntityID, r.TargetEntityID, r.SourceEntityID).
+				With("source_entity_id", r.SourceEntityID).With("target_entity_id", r.TargetEntityID).
+				WithHint("%s relationships must form no cycle; remove the opposite path or use another type", r.RelationshipType)
+		}
+	}
+	created, err := store.InsertRelationship(ctx, q, r)
+	if err != nil {
+		return r, false, err
+	}
+	return r, created, nil
+}
+
+// observation builds a planned entity with its observation; fields must be canonical JSON
+// values.
+func observation(t *spec.EntityType, key, name string, fields map[string]any, specificity float64, priority int,
+	extractor, rule, contentID, observedAt, documentID string, span any) PlannedEntity {
+	entityID := ids.Entity(t.Type, key)
+	var spanJSON json.RawMessage
+	if span != nil {
+		spanJSON = ids.MustMarshal(span)
+	}
+	return PlannedEntity{
+		Type:   t,
+		Entity: store.Entity{EntityID: entityID, EntityType: t.Type, CanonicalName: name, IdentityKey: key},
+		Observation: store.Observation{
+			ID: ids.Observation(entityID, contentID, rule), EntityID: entityID, EntityType: t.Type, SchemaVersion: t.SchemaVersion,
+			DocumentID: documentID, Extractor: extractor, ObservedAt: observedAt, SpecificityScore: specificity,
+			SourcePriority: priority, Fields: ids.MustMarshal(fields), Span: spanJSON,
+		},
+	}
+}

@@ -1,0 +1,124 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// InsertDocument stores a new document row; an existing row with the same ID is left alone
+// and reported as not created.
+func InsertDocument(ctx context.Context, q Q, d Document) (bool, error) {
+	res, err := q.ExecContext(ctx, `INSERT INTO documents(document_id, payload_id, entity_id, kind, path, title, mime, size, content_hash,
+		status, phase_register, phase_analyze, phase_semantic, last_error, created_at, updated_at)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(document_id) DO NOTHING`,
+		d.DocumentID, nullStr(d.PayloadID), nullStr(d.EntityID), d.Kind, nullStr(d.Path), d.Title, d.Mime, d.Size, d.ContentHash,
+		d.Status, d.PhaseRegister, d.PhaseAnalyze, d.PhaseSemantic, nullRaw(d.LastError), d.CreatedAt, d.UpdatedAt)
+	if err != nil {
+		return false, fmt.Errorf("insert document: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
+}
+
+const docCols = `document_id, payload_id, entity_id, kind, path, title, mime, size, content_hash, status,
+	phase_register, phase_analyze, phase_semantic, last_error, created_at, updated_at`
+
+func scanDocument(sc interface{ Scan(...any) error }) (Document, error) {
+	var d Document
+	var payload, entity, path, lastErr sql.NullString
+	err := sc.Scan(&d.DocumentID, &payload, &entity, &d.Kind, &path, &d.Title, &d.Mime, &d.Size, &d.ContentHash, &d.Status,
+		&d.PhaseRegister, &d.PhaseAnalyze, &d.PhaseSemantic, &lastErr, &d.CreatedAt, &d.UpdatedAt)
+	d.PayloadID, d.EntityID, d.Path = payload.String, entity.String, path.String
+	if lastErr.Valid {
+		d.LastError = json.RawMessage(lastErr.String)
+	}
+	return d, err
+}
+
+// GetDocument reads one document.
+func GetDocument(ctx context.Context, q Q, id string) (Document, error) {
+	d, err := scanDocument(q.QueryRowContext(ctx, `SELECT `+docCols+` FROM documents WHERE document_id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return d, ErrNotFound
+	}
+	if err != nil {
+		return d, fmt.Errorf("get document: %w", err)
+	}
+	return d, nil
+}
+
+// DocumentByPayload finds the document a payload produced, if any.
+func DocumentByPayload(ctx context.Context, q Q, payloadID string) (Document, error) {
+	d, err := scanDocument(q.QueryRowContext(ctx, `SELECT `+docCols+` FROM documents WHERE payload_id = ? ORDER BY document_id LIMIT 1`, payloadID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return d, ErrNotFound
+	}
+	if err != nil {
+		return d, fmt.Errorf("document by payload: %w", err)
+	}
+	return d, nil
+}
+
+// InsertChunks stores a document's chunks (and, through triggers, their FTS rows).
+func InsertChunks(ctx context.Context, q Q, chunks []Chunk) error {
+	for _, c := range chunks {
+		var page any
+		if c.Page > 0 {
+			page = c.Page
+		}
+		_, err := q.ExecContext(ctx, `INSERT INTO chunks(chunk_id, document_id, ordinal, text, heading, byte_start, byte_end, line_start, line_end, page)
+			VALUES (?,?,?,?,?,?,?,?,?,?)`, c.ChunkID, c.DocumentID, c.Ordinal, c.Text, c.Heading, c.ByteStart, c.ByteEnd, c.LineStart, c.LineEnd, page)
+		if err != nil {
+			return fmt.Errorf("insert chunk %d of %s: %w", c.Ordinal, c.DocumentID, err)
+		}
+	}
+	return nil
+}
+
+// ChunksOf returns a document's chunks in order.
+func ChunksOf(ctx context.Context, q Q, documentID string) ([]Chunk, error) {
+	rows, err := q.QueryContext(ctx, `SELECT chunk_id, document_id, ordinal, text, heading, byte_start, byte_end, line_start, line_end, coalesce(page, 0)
+		FROM chunks WHERE document_id = ? ORDER BY ordinal`, documentID)
+	if err != nil {
+		return nil, fmt.Errorf("read chunks: %w", err)
+	}
+	defer rows.Close()
+	out := []Chunk{}
+	for rows.Next() {
+		var c Chunk
+		if err := rows.Scan(&c.ChunkID, &c.DocumentID, &c.Ordinal, &c.Text, &c.Heading, &c.ByteStart, &c.ByteEnd, &c.LineStart, &c.LineEnd, &c.Page); err != nil {
+			return nil, fmt.Errorf("scan chunk: %w", err)
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// KeywordHit is one FTS5 match.
+type KeywordHit struct {
+	Chunk
+	Score float64 // bm25, lower is better (SQLite's convention)
+}
+
+// MatchChunks runs an FTS5 MATCH expression; the caller builds a safe expression.
+func MatchChunks(ctx context.Context, q Q, match string, limit int) ([]KeywordHit, error) {
+	rows, err := q.QueryContext(ctx, `SELECT c.chunk_id, c.document_id, c.ordinal, c.text, c.heading, c.byte_start, c.byte_end, c.line_start, c.line_end,
+		coalesce(c.page, 0), bm25(chunks_fts) FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
+		WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts), c.chunk_id LIMIT ?`, match, limit)
+	if err != nil {
+		return nil, fmt.Errorf("match chunks: %w", err)
+	}
+	defer rows.Close()
+	out := []KeywordHit{}
+	for rows.Next() {
+		var h KeywordHit
+		if err := rows.Scan(&h.ChunkID, &h.DocumentID, &h.Ordinal, &h.Text, &h.Heading, &h.ByteStart, &h.ByteEnd, &h.LineStart, &h.LineEnd, &h.Page, &h.Score); err != nil {
+			return nil, fmt.Errorf("scan hit: %w", err)
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}

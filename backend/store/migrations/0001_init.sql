@@ -1,0 +1,137 @@
+-- 0001: the truth model (payloads → observations → snapshots), documents and chunks.
+-- Timestamps are UTC RFC 3339 with fixed nanosecond width so that text order is time order.
+
+CREATE TABLE payloads (
+    payload_id          TEXT PRIMARY KEY,            -- UUID derived from payload_content_id
+    payload_content_id  TEXT NOT NULL UNIQUE,        -- hash of kind + normalised content
+    kind                TEXT NOT NULL,               -- content | payload | file
+    capability_id       TEXT,                        -- for kind=payload
+    body                TEXT NOT NULL,               -- canonical JSON of the normalised content
+    origin              TEXT NOT NULL,               -- JSON: origin provenance of the first submission
+    created_at          TEXT NOT NULL
+);
+
+-- Every submission is kept, duplicates included, so each agent's provenance survives dedup.
+CREATE TABLE submissions (
+    submission_id       TEXT PRIMARY KEY,            -- sub_<UUIDv7>
+    payload_id          TEXT NOT NULL REFERENCES payloads(payload_id),
+    client_request_id   TEXT,
+    created             INTEGER NOT NULL,            -- 1 if this submission created the payload
+    origin              TEXT NOT NULL,
+    created_at          TEXT NOT NULL
+);
+CREATE INDEX submissions_payload ON submissions(payload_id);
+CREATE UNIQUE INDEX submissions_client_request ON submissions(client_request_id) WHERE client_request_id IS NOT NULL;
+
+CREATE TABLE documents (
+    document_id     TEXT PRIMARY KEY,
+    payload_id      TEXT REFERENCES payloads(payload_id),
+    entity_id       TEXT,                            -- the document's own entity
+    kind            TEXT NOT NULL,                   -- content | file
+    path            TEXT,
+    title           TEXT NOT NULL DEFAULT '',
+    mime            TEXT NOT NULL DEFAULT '',
+    size            INTEGER NOT NULL DEFAULT 0,
+    mtime           TEXT,
+    content_hash    TEXT NOT NULL,
+    status          TEXT NOT NULL,                   -- registered | analyzed | semantic | failed | removed
+    phase_register  TEXT NOT NULL DEFAULT 'pending', -- pending | running | done | skipped | failed
+    phase_analyze   TEXT NOT NULL DEFAULT 'pending',
+    phase_semantic  TEXT NOT NULL DEFAULT 'pending',
+    last_error      TEXT,                            -- JSON error envelope of the last failure
+    created_at      TEXT NOT NULL,
+    updated_at      TEXT NOT NULL
+);
+CREATE INDEX documents_status ON documents(status, document_id);
+CREATE UNIQUE INDEX documents_path ON documents(path) WHERE path IS NOT NULL;
+
+-- chunks keeps an integer rowid so that FTS5 can index it as external content.
+CREATE TABLE chunks (
+    chunk_id     TEXT NOT NULL UNIQUE,
+    document_id  TEXT NOT NULL REFERENCES documents(document_id) ON DELETE CASCADE,
+    ordinal      INTEGER NOT NULL,
+    text         TEXT NOT NULL,
+    heading      TEXT NOT NULL DEFAULT '',
+    byte_start   INTEGER NOT NULL,
+    byte_end     INTEGER NOT NULL,
+    line_start   INTEGER NOT NULL,
+    line_end     INTEGER NOT NULL,
+    page         INTEGER,
+    UNIQUE (document_id, ordinal)
+);
+
+CREATE VIRTUAL TABLE chunks_fts USING fts5(
+    text, heading,
+    content = 'chunks', content_rowid = 'rowid',
+    tokenize = 'porter unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER chunks_ai AFTER INSERT ON chunks BEGIN
+    INSERT INTO chunks_fts(rowid, text, heading) VALUES (new.rowid, new.text, new.heading);
+END;
+CREATE TRIGGER chunks_ad AFTER DELETE ON chunks BEGIN
+    INSERT INTO chunks_fts(chunks_fts, rowid, text, heading) VALUES ('delete', old.rowid, old.text, old.heading);
+END;
+CREATE TRIGGER chunks_au AFTER UPDATE ON chunks BEGIN
+    INSERT INTO chunks_fts(chunks_fts, rowid, text, heading) VALUES ('delete', old.rowid, old.text, old.heading);
+    INSERT INTO chunks_fts(rowid, text, heading) VALUES (new.rowid, new.text, new.heading);
+END;
+
+CREATE TABLE entities (
+    entity_id       TEXT PRIMARY KEY,                -- ent_ + hash(type, identity key)
+    entity_type     TEXT NOT NULL,
+    canonical_name  TEXT NOT NULL,
+    identity_key    TEXT NOT NULL,
+    aliases         TEXT NOT NULL DEFAULT '[]',      -- JSON array of names seen
+    created_at      TEXT NOT NULL
+);
+CREATE INDEX entities_type ON entities(entity_type, entity_id);
+CREATE INDEX entities_name ON entities(canonical_name COLLATE NOCASE);
+
+CREATE TABLE observations (
+    observation_id     TEXT PRIMARY KEY,
+    entity_id          TEXT NOT NULL REFERENCES entities(entity_id),
+    entity_type        TEXT NOT NULL,
+    schema_version     TEXT NOT NULL,
+    source_payload_id  TEXT NOT NULL REFERENCES payloads(payload_id),
+    document_id        TEXT,
+    extractor          TEXT NOT NULL,                -- capability or adapter that produced it
+    observed_at        TEXT NOT NULL,
+    specificity_score  REAL NOT NULL,
+    source_priority    INTEGER NOT NULL,
+    fields             TEXT NOT NULL,                -- canonical JSON object
+    span               TEXT,                         -- JSON location in the source, if any
+    created_at         TEXT NOT NULL
+);
+CREATE INDEX observations_entity ON observations(entity_id, observed_at DESC, observation_id);
+CREATE INDEX observations_payload ON observations(source_payload_id);
+
+-- Materialised reducer output. state holds each field's winning sort key so that a new
+-- observation updates the snapshot without re-reading every observation of the entity.
+CREATE TABLE snapshots (
+    entity_id            TEXT PRIMARY KEY REFERENCES entities(entity_id),
+    entity_type          TEXT NOT NULL,
+    schema_version       TEXT NOT NULL,
+    snapshot             TEXT NOT NULL,
+    provenance           TEXT NOT NULL,
+    state                TEXT NOT NULL,
+    observation_count    INTEGER NOT NULL,
+    last_observation_at  TEXT NOT NULL,
+    computed_at          TEXT NOT NULL
+);
+
+CREATE TABLE relationships (
+    relationship_id    TEXT PRIMARY KEY,             -- rel_ + hash(type, source, target)
+    relationship_type  TEXT NOT NULL,
+    source_entity_id   TEXT NOT NULL REFERENCES entities(entity_id),
+    target_entity_id   TEXT NOT NULL REFERENCES entities(entity_id),
+    metadata           TEXT,
+    source_payload_id  TEXT,
+    created_at         TEXT NOT NULL
+);
+CREATE INDEX relationships_source ON relationships(source_entity_id, relationship_type, created_at);
+CREATE INDEX relationships_target ON relationships(target_entity_id, relationship_type, created_at);
+
+CREATE TABLE settings (
+    key    TEXT PRIMARY KEY,
+    value  TEXT NOT NULL
+);

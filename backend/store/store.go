@@ -1,0 +1,204 @@
+// Package store owns Strata's SQLite database: schema migrations, connection settings and every
+// query. It imports nothing else of Strata's, so the data model can be read in one place.
+//
+// Several processes may open one data folder at once (the GUI, `strata mcp`, a CLI call). WAL
+// lets readers run beside one writer; every write transaction begins IMMEDIATE (_txlock) so it
+// takes the write lock up front and waits in the busy handler instead of failing half-way with
+// "database is locked"; and WriteTx retries the rare busy error that escapes the timeout.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// ErrNotFound is returned by single-row reads that find nothing.
+var ErrNotFound = errors.New("not found")
+
+// TimeFormat is how every timestamp is stored: UTC, fixed width, so text order is time order.
+const TimeFormat = "2006-01-02T15:04:05.000000000Z"
+
+// FormatTime renders t in TimeFormat.
+func FormatTime(t time.Time) string { return t.UTC().Format(TimeFormat) }
+
+// BusyTimeout is how long a writer waits for another process's write lock.
+const BusyTimeout = 30 * time.Second
+
+// DB is an open Strata database: one writer connection and a pool of readers.
+type DB struct {
+	write *sql.DB
+	read  *sql.DB
+	path  string
+}
+
+// Open opens (creating if needed) the database file at path and brings its schema up to date.
+func Open(ctx context.Context, path string) (*DB, error) {
+	w, err := sql.Open("sqlite", dsn(path, false))
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	// One writer connection per process: writes queue here instead of fighting over the lock.
+	w.SetMaxOpenConns(1)
+	r, err := sql.Open("sqlite", dsn(path, true))
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open %s for reading: %w", path, err)
+	}
+	r.SetMaxOpenConns(4)
+	r.SetMaxIdleConns(4)
+	db := &DB{write: w, read: r, path: path}
+	if err := db.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+func dsn(path string, readOnly bool) string {
+	q := url.Values{}
+	for _, p := range []string{
+		fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()),
+		"journal_mode(WAL)",
+		"synchronous(NORMAL)",
+		"foreign_keys(1)",
+	} {
+		q.Add("_pragma", p)
+	}
+	if readOnly {
+		q.Add("_pragma", "query_only(1)")
+	}
+	q.Set("_txlock", "immediate")
+	return "file:" + path + "?" + q.Encode()
+}
+
+// Path is the database file's path.
+func (db *DB) Path() string { return db.path }
+
+// Close closes both pools.
+func (db *DB) Close() error {
+	return errors.Join(db.read.Close(), db.write.Close())
+}
+
+// Reader is the pool for queries.
+func (db *DB) Reader() *sql.DB { return db.read }
+
+// SchemaVersion is the number of the last applied migration.
+func (db *DB) SchemaVersion(ctx context.Context) (int, error) {
+	var v int
+	if err := db.read.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return 0, fmt.Errorf("read schema version: %w", err)
+	}
+	return v, nil
+}
+
+// migrate applies the numbered migrations that are newer than PRAGMA user_version, each in its
+// own IMMEDIATE transaction, re-reading the version inside it so two processes opening a new
+// folder at once apply each migration exactly once.
+func (db *DB) migrate(ctx context.Context) error {
+	entries, err := fs.ReadDir(migrations, "migrations")
+	if err != nil {
+		return fmt.Errorf("list migrations: %w", err)
+	}
+	type mig struct {
+		n    int
+		name string
+	}
+	var list []mig
+	for _, e := range entries {
+		n, err := strconv.Atoi(strings.SplitN(e.Name(), "_", 2)[0])
+		if err != nil {
+			return fmt.Errorf("migration %s: name must start with a number", e.Name())
+		}
+		list = append(list, mig{n, e.Name()})
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].n < list[j].n })
+	for _, m := range list {
+		body, err := migrations.ReadFile("migrations/" + m.name)
+		if err != nil {
+			return fmt.Errorf("read migration %s: %w", m.name, err)
+		}
+		err = db.WriteTx(ctx, func(tx *sql.Tx) error {
+			var v int
+			if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+				return err
+			}
+			if v >= m.n {
+				return nil
+			}
+			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+				return err
+			}
+			_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.n))
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("apply migration %s: %w", m.name, err)
+		}
+	}
+	return nil
+}
+
+// WriteTx runs fn in one IMMEDIATE transaction and commits it, or rolls it back if fn fails.
+// A busy error (another process held the lock past the busy timeout) is retried with backoff,
+// so callers never see "database is locked" under ordinary contention.
+func (db *DB) WriteTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	backoff := 20 * time.Millisecond
+	for attempt := 0; ; attempt++ {
+		err := db.writeOnce(ctx, fn)
+		if err == nil || !IsBusy(err) || attempt >= 5 {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return errors.Join(err, ctx.Err())
+		case <-time.After(backoff):
+		}
+		backoff *= 2
+	}
+}
+
+func (db *DB) writeOnce(ctx context.Context, fn func(tx *sql.Tx) error) (err error) {
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin write: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			_ = tx.Rollback() // the original error is what matters; rollback of a failed tx adds nothing
+		}
+	}()
+	if err = fn(tx); err != nil {
+		return err
+	}
+	if err = tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// IsBusy reports whether err is SQLite's SQLITE_BUSY or SQLITE_LOCKED.
+func IsBusy(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,267 @@
+// Package cli is Strata's command line: a thin transport over backend/engine. It parses flags,
+// calls one engine method, and renders the answer as JSON (--json) or for a person.
+//
+// Exit codes: 0 success, 1 the engine refused or failed (the error envelope goes to stderr),
+// 2 the command line itself was wrong.
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/strata-app/strata/backend/engine"
+	"github.com/strata-app/strata/backend/errs"
+)
+
+// IO is where the CLI reads and writes; tests pass buffers.
+type IO struct {
+	In       io.Reader
+	Out, Err io.Writer
+}
+
+// GUIFunc opens the desktop window on a data folder; nil when this binary has no GUI.
+type GUIFunc func(dataDir string) error
+
+type usageError struct{ error }
+
+type globals struct {
+	data    string
+	json    bool
+	verbose bool
+	io      IO
+}
+
+// Main runs the CLI with args (without the program name) and returns the exit code.
+func Main(ctx context.Context, args []string, stdio IO, gui GUIFunc) int {
+	g := &globals{io: stdio}
+	root := newRoot(g, gui)
+	root.SetArgs(args)
+	root.SetIn(stdio.In)
+	root.SetOut(stdio.Out)
+	root.SetErr(stdio.Err)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return 0
+	}
+	var ee *errs.Error
+	if errors.As(err, &ee) {
+		if g.json {
+			fmt.Fprintln(stdio.Err, string(errs.EnvelopeJSON(ee)))
+		} else {
+			fmt.Fprintf(stdio.Err, "error: %s: %s\n", ee.Code, ee.Message)
+			if ee.Hint != "" {
+				fmt.Fprintf(stdio.Err, "hint: %s\n", ee.Hint)
+			}
+		}
+		return 1
+	}
+	fmt.Fprintf(stdio.Err, "error: %v\nRun 'strata --help' for usage.\n", err)
+	return 2
+}
+
+func newRoot(g *globals, gui GUIFunc) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "strata",
+		Short: "Strata keeps your documents in one local store, searchable and served to AI tools",
+		Long: `Strata reads documents into one local SQLite store — documents, chunks, entities,
+observations with provenance, relationships — and serves it to people and AI tools.
+Nothing leaves this machine.
+
+Run with no command to open the desktop window (in builds that have one).`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if gui == nil {
+				fmt.Fprintln(g.io.Err, "This strata binary was built without the desktop window (build it with `make app`).")
+				fmt.Fprintln(g.io.Err, "Use the commands below; `strata status` shows what the store holds.")
+				fmt.Fprintln(g.io.Err)
+				return cmd.Help()
+			}
+			dir, err := g.dataDir()
+			if err != nil {
+				return err
+			}
+			return gui(dir)
+		},
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.PersistentFlags().StringVar(&g.data, "data", "", "data folder (default $STRATA_HOME, else ~/.local/share/strata)")
+	root.PersistentFlags().BoolVar(&g.json, "json", false, "print machine-readable JSON; errors print the error envelope to stderr")
+	root.PersistentFlags().BoolVarP(&g.verbose, "verbose", "v", false, "log to stderr")
+	root.AddCommand(ingestCmd(g), entityCmd(g), relCmd(g), statusCmd(g), versionCmd(g))
+	return root
+}
+
+func (g *globals) dataDir() (string, error) {
+	if g.data != "" {
+		return g.data, nil
+	}
+	d, err := engine.DefaultDataDir()
+	if err != nil {
+		return "", errs.Wrap(errs.Internal, err, "cannot choose a data folder").WithHint("pass --data DIR or set STRATA_HOME")
+	}
+	return d, nil
+}
+
+// open opens the engine for one command; the caller closes it.
+func (g *globals) open(ctx context.Context) (*engine.Engine, error) {
+	dir, err := g.dataDir()
+	if err != nil {
+		return nil, err
+	}
+	level := slog.LevelWarn
+	if g.verbose {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(g.io.Err, &slog.HandlerOptions{Level: level}))
+	return engine.Open(ctx, engine.Config{DataDir: dir, Logger: log})
+}
+
+// run opens the engine, calls fn, closes the engine and prints fn's value with human.
+func (g *globals) run(cmd *cobra.Command, fn func(ctx context.Context, e *engine.Engine) (any, error), human func(w io.Writer, v any)) error {
+	ctx := cmd.Context()
+	e, err := g.open(ctx)
+	if err != nil {
+		return err
+	}
+	v, err := fn(ctx, e)
+	if cerr := e.Close(); err == nil && cerr != nil {
+		err = errs.Wrap(errs.Internal, cerr, "could not close the data folder cleanly")
+	}
+	if err != nil {
+		return errs.As(err)
+	}
+	if g.json {
+		enc := json.NewEncoder(g.io.Out)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(v)
+	}
+	human(g.io.Out, v)
+	return nil
+}
+
+func exactArgs(n int, names string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usageError{fmt.Errorf("want %s, got %d argument(s)", names, len(args))}
+		}
+		return nil
+	}
+}
+
+func ingestCmd(g *globals) *cobra.Command {
+	var kind string
+	cmd := &cobra.Command{
+		Use:   "ingest [--kind K] -",
+		Short: "Store one JSON object read from stdin (text, a payload, or data matching a spec)",
+		Long: `Reads one JSON object from stdin and stores it through Strata's one write path.
+
+Shapes (detected when --kind is not given):
+  {"text": "…", "title"?, "tags"?, "source"?, "agent_id"?, "file"?, "line_start"?, "line_end"?, "chain_name"?}
+  {"capability_id": "strata:store_invoice:v1", "body": {…}, "provenance": {"source_refs": [], "extracted_at": "…", "extractor_version": "…"}}
+  bare JSON matching a capability, e.g. {"invoice_number": "INV-1", "vendor_name": "Acme", …}
+
+Kinds: auto, content, payload, extract-file, or a capability ID.`,
+		Example: `  echo '{"text": "Call Acme about the Q3 invoice", "tags": ["acme"]}' | strata ingest -
+  strata ingest --kind strata:store_note:v1 - < note.json`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 1 || (len(args) == 1 && args[0] != "-") {
+				return usageError{errors.New("ingest reads JSON from stdin: pass - (or nothing)")}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			data, err := io.ReadAll(io.LimitReader(g.io.In, 64<<20))
+			if err != nil {
+				return errs.Wrap(errs.Validation, err, "cannot read stdin")
+			}
+			return g.run(cmd, func(ctx context.Context, e *engine.Engine) (any, error) {
+				return e.Ingest(ctx, kind, data)
+			}, func(w io.Writer, v any) {
+				r := v.(*engine.IngestResult)
+				fmt.Fprintln(w, r.Message)
+				fmt.Fprintf(w, "payload     %s (%s)\n", r.PayloadID, r.PayloadContentID)
+				fmt.Fprintf(w, "submission  %s\n", r.PayloadSubmissionID)
+				if r.DocumentID != "" {
+					fmt.Fprintf(w, "document    %s\n", r.DocumentID)
+				}
+				for _, id := range r.EntityIDs {
+					fmt.Fprintf(w, "entity      %s\n", id)
+				}
+				for _, id := range r.RelationshipIDs {
+					fmt.Fprintf(w, "relation    %s\n", id)
+				}
+				if len(r.Phases) > 0 {
+					fmt.Fprintf(w, "phases      register=%s analyze=%s semantic=%s\n", r.Phases["register"], r.Phases["analyze"], r.Phases["semantic"])
+				}
+			})
+		},
+	}
+	cmd.Flags().StringVar(&kind, "kind", "", "input kind: auto, content, payload, extract-file or a capability ID")
+	return cmd
+}
+
+func statusCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "status",
+		Short: "Show what the store holds",
+		Args:  exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return g.run(cmd, func(ctx context.Context, e *engine.Engine) (any, error) { return e.Status(ctx) },
+				func(w io.Writer, v any) {
+					s := v.(*engine.Status)
+					fmt.Fprintf(w, "Strata %s\n", s.Version)
+					fmt.Fprintf(w, "data folder    %s\n", s.DataDir)
+					fmt.Fprintf(w, "database       %s (schema %d)\n", s.Database, s.SchemaVersion)
+					fmt.Fprintf(w, "payloads       %d (%d submissions)\n", s.Counts.Payloads, s.Counts.Submissions)
+					fmt.Fprintf(w, "documents      %s\n", countsLine(s.Counts.Documents))
+					fmt.Fprintf(w, "chunks         %d\n", s.Counts.Chunks)
+					fmt.Fprintf(w, "entities       %s\n", countsLine(s.Counts.Entities))
+					fmt.Fprintf(w, "observations   %d\n", s.Counts.Observations)
+					fmt.Fprintf(w, "relationships  %d\n", s.Counts.Relationships)
+					fmt.Fprintf(w, "capabilities   %s\n", strings.Join(s.Capabilities, ", "))
+				})
+		},
+	}
+}
+
+func countsLine(m map[string]int) string {
+	if len(m) == 0 {
+		return "0"
+	}
+	total := 0
+	var parts []string
+	for _, k := range sortedKeys(m) {
+		total += m[k]
+		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+	}
+	return fmt.Sprintf("%d (%s)", total, strings.Join(parts, ", "))
+}
+
+func versionCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version",
+		Args:  exactArgs(0, "no arguments"),
+		RunE: func(*cobra.Command, []string) error {
+			if g.json {
+				return json.NewEncoder(g.io.Out).Encode(map[string]string{"version": engine.Version})
+			}
+			fmt.Fprintf(g.io.Out, "strata %s\n", engine.Version)
+			return nil
+		},
+	}
+}
+
+// Stdio is the process's real standard streams.
+func Stdio() IO { return IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr} }

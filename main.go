@@ -1,0 +1,25 @@
+// Command strata is the Strata app: with no arguments it opens the desktop window (in builds
+// made with the desktop tag); with a subcommand it runs headless (see `strata --help`).
+package main
+
+import (
+	"context"
+	"embed"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/strata-app/strata/cli"
+)
+
+// assets is the built frontend (frontend/dist), embedded so the binary is self-contained.
+//
+//go:embed all:frontend/dist
+var assets embed.FS
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := cli.Main(ctx, os.Args[1:], cli.Stdio(), gui)
+	stop()
+	os.Exit(code)
+}
