@@ -61,7 +61,9 @@ func PayloadContent(kind string, canonical []byte) string {
 }
 
 // Payload is the payload's UUID, derived from its content ID so that resubmission finds it.
-func Payload(contentID string) string { return uuid.NewSHA1(payloadNamespace, []byte(contentID)).String() }
+func Payload(contentID string) string {
+	return uuid.NewSHA1(payloadNamespace, []byte(contentID)).String()
+}
 
 // Submission is a fresh time-ordered UUIDv7 for one submission (the only non-derived ID).
 func Submission() (string, error) {

@@ -367,7 +367,7 @@ func mapEntities(reg *spec.Registry, c *spec.Capability, body map[string]any, p 
 			pe := observation(t, strings.Join(keyParts, "|"), label, fields, specificity, priority, c.ID, rule, contentID, observedAt, "", span)
 			p.Entities = append(p.Entities, pe)
 			byRule[r.Name] = append(byRule[r.Name], pe.Entity.EntityID)
-			
+
 		}
 	}
 	seen := map[string]bool{}

@@ -43,7 +43,9 @@ type State struct {
 }
 
 // New returns an empty state.
-func New() *State { return &State{Fields: map[string]*Winner{}, Unions: map[string]map[string]*Winner{}} }
+func New() *State {
+	return &State{Fields: map[string]*Winner{}, Unions: map[string]map[string]*Winner{}}
+}
 
 // Apply folds one observation into the state.
 func (s *State) Apply(t *spec.EntityType, o Obs) {
