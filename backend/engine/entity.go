@@ -215,7 +215,7 @@ type FieldProvenance struct {
 	SourcePayload     SourcePayload     `json:"source_payload"`
 	SourceDocument    *SourceDocument   `json:"source_document,omitempty"`
 	ObservedAt        string            `json:"observed_at"`
-	Contributors      []string          `json:"contributors,omitempty"` // union fields: every observation that added an element
+	Contributors      []string          `json:"contributors,omitempty"` // union fields: the latest source of each element
 	Candidates        []Candidate       `json:"candidates"`
 }
 

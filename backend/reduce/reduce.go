@@ -171,8 +171,8 @@ func (s *State) Snapshot() (map[string]json.RawMessage, map[string]string) {
 	return snap, prov
 }
 
-// Contributors lists the observations behind a field, best first: one for a plain field, every
-// contributor for a union field.
+// Contributors lists the observations behind a field, best first: the winner for a plain field;
+// for a union field, each observation that is the latest source of at least one element.
 func (s *State) Contributors(field string) []*Winner {
 	if w, ok := s.Fields[field]; ok {
 		return []*Winner{w}
