@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"sort"
@@ -282,7 +281,7 @@ func (e *Engine) FieldProvenance(ctx context.Context, id, field string) (*FieldP
 }
 
 // candidates lists every observation's value for field, ranked by the field's merge policy.
-func (e *Engine) candidates(ctx context.Context, q *sql.DB, entityID string, t *spec.EntityType, field, chosen string) ([]Candidate, error) {
+func (e *Engine) candidates(ctx context.Context, q store.Q, entityID string, t *spec.EntityType, field, chosen string) ([]Candidate, error) {
 	obs, err := store.ObservationsUntil(ctx, q, entityID, "")
 	if err != nil {
 		return nil, queryErr(err, "observations")
@@ -361,7 +360,7 @@ func (e *Engine) CreateRelationship(ctx context.Context, typ, source, target str
 		metadata = nil
 	}
 	var out RelationshipResult
-	err := e.db.WriteTx(ctx, func(tx *sql.Tx) error {
+	err := e.db.WriteTx(ctx, func(tx *store.Tx) error {
 		r, created, err := ingest.CreateRelationship(ctx, tx, store.Relationship{RelationshipType: typ, SourceEntityID: source,
 			TargetEntityID: target, Metadata: metadata, CreatedAt: store.FormatTime(e.now())})
 		out.Relationship, out.Created = r, created

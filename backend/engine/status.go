@@ -21,7 +21,7 @@ type Status struct {
 
 // Status reports counts and configuration.
 func (e *Engine) Status(ctx context.Context) (*Status, error) {
-	c, err := store.CountAll(ctx, e.db.Reader())
+	c, err := store.CountAll(ctx, e.db.ReadDB())
 	if err != nil {
 		return nil, queryErr(err, "counts")
 	}

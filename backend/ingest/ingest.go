@@ -8,7 +8,6 @@ package ingest
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -288,7 +287,7 @@ func (in *Ingester) Apply(ctx context.Context, p *Plan) (*Result, error) {
 	now := store.FormatTime(in.Now())
 	origin := ids.MustMarshal(p.Origin)
 	var res *Result
-	err = in.DB.WriteTx(ctx, func(tx *sql.Tx) error {
+	err = in.DB.WriteTx(ctx, func(tx *store.Tx) error {
 		if p.ClientRequestID != "" {
 			prev, err := store.SubmissionByClientRequest(ctx, tx, p.ClientRequestID)
 			switch {
@@ -327,7 +326,7 @@ func (in *Ingester) Apply(ctx context.Context, p *Plan) (*Result, error) {
 	return res, nil
 }
 
-func writeNew(ctx context.Context, tx *sql.Tx, p *Plan, now string) error {
+func writeNew(ctx context.Context, tx *store.Tx, p *Plan, now string) error {
 	if p.Document != nil {
 		d := *p.Document
 		d.PayloadID, d.CreatedAt, d.UpdatedAt = p.PayloadID(), now, now
@@ -369,7 +368,8 @@ func writeNew(ctx context.Context, tx *sql.Tx, p *Plan, now string) error {
 	}
 	for _, r := range p.Relationships {
 		r.SourcePayloadID, r.CreatedAt = p.PayloadID(), now
-		if _, _, err := CreateRelationship(ctx, tx, r); err != nil {
+		// both ends were upserted above in this transaction: only the cycle check remains
+		if _, err := insertRelationship(ctx, tx, r); err != nil {
 			return err
 		}
 	}
@@ -377,7 +377,7 @@ func writeNew(ctx context.Context, tx *sql.Tx, p *Plan, now string) error {
 }
 
 // applyObservations folds new observations of one entity into its stored snapshot.
-func applyObservations(ctx context.Context, tx *sql.Tx, list []PlannedEntity, now string) error {
+func applyObservations(ctx context.Context, tx *store.Tx, list []PlannedEntity, now string) error {
 	first := list[0]
 	st := reduce.New()
 	row, err := store.GetSnapshot(ctx, tx, first.Entity.EntityID)
@@ -446,27 +446,30 @@ func CreateRelationship(ctx context.Context, q store.Q, r store.Relationship) (s
 			return r, false, err
 		}
 	}
+	created, err := insertRelationship(ctx, q, r)
+	return r, created, err
+}
+
+// insertRelationship checks that an acyclic type closes no cycle and stores r; both ends must
+// exist.
+func insertRelationship(ctx context.Context, q store.Q, r store.Relationship) (bool, error) {
 	if spec.Acyclic[r.RelationshipType] {
 		if r.SourceEntityID == r.TargetEntityID {
-			return r, false, errs.New(errs.CycleDetected, "%s from an entity to itself is a cycle", r.RelationshipType).
+			return false, errs.New(errs.CycleDetected, "%s from an entity to itself is a cycle", r.RelationshipType).
 				With("entity_id", r.SourceEntityID).WithHint("%s relationships must form no cycle", r.RelationshipType)
 		}
 		cyc, err := store.Reaches(ctx, q, r.RelationshipType, r.TargetEntityID, r.SourceEntityID)
 		if err != nil {
-			return r, false, err
+			return false, err
 		}
 		if cyc {
-			return r, false, errs.New(errs.CycleDetected, "%s %s → %s would close a cycle: %s already reaches %s", r.RelationshipType,
+			return false, errs.New(errs.CycleDetected, "%s %s → %s would close a cycle: %s already reaches %s", r.RelationshipType,
 				r.SourceEntityID, r.TargetEntityID, r.TargetEntityID, r.SourceEntityID).
 				With("source_entity_id", r.SourceEntityID).With("target_entity_id", r.TargetEntityID).
 				WithHint("%s relationships must form no cycle; remove the opposite path or use another type", r.RelationshipType)
 		}
 	}
-	created, err := store.InsertRelationship(ctx, q, r)
-	if err != nil {
-		return r, false, err
-	}
-	return r, created, nil
+	return store.InsertRelationship(ctx, q, r)
 }
 
 // observation builds a planned entity with its observation; fields must be canonical JSON

@@ -41,9 +41,11 @@ const BusyTimeout = 30 * time.Second
 
 // DB is an open Strata database: one writer connection and a pool of readers.
 type DB struct {
-	write *sql.DB
-	read  *sql.DB
-	path  string
+	write      *sql.DB
+	read       *sql.DB
+	path       string
+	writeStmts *stmtCache
+	readStmts  *stmtCache
 }
 
 // Open opens (creating if needed) the database file at path and brings its schema up to date.
@@ -61,7 +63,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	}
 	r.SetMaxOpenConns(4)
 	r.SetMaxIdleConns(4)
-	db := &DB{write: w, read: r, path: path}
+	db := &DB{write: w, read: r, path: path, writeStmts: newStmtCache(), readStmts: newStmtCache()}
 	if err := db.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -91,11 +93,16 @@ func (db *DB) Path() string { return db.path }
 
 // Close closes both pools.
 func (db *DB) Close() error {
+	db.readStmts.close()
+	db.writeStmts.close()
 	return errors.Join(db.read.Close(), db.write.Close())
 }
 
-// Reader is the pool for queries.
-func (db *DB) Reader() *sql.DB { return db.read }
+// Reader runs queries on the reader pool with prepared statements.
+func (db *DB) Reader() Q { return readQ{db: db.read, cache: db.readStmts} }
+
+// ReadDB is the reader pool itself, for read transactions.
+func (db *DB) ReadDB() *sql.DB { return db.read }
 
 // SchemaVersion is the number of the last applied migration.
 func (db *DB) SchemaVersion(ctx context.Context) (int, error) {
@@ -132,18 +139,19 @@ func (db *DB) migrate(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("read migration %s: %w", m.name, err)
 		}
-		err = db.WriteTx(ctx, func(tx *sql.Tx) error {
+		err = db.WriteTx(ctx, func(t *Tx) error {
+			// migrations are multi-statement scripts: run them on the raw transaction, unprepared
 			var v int
-			if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+			if err := t.tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
 				return err
 			}
 			if v >= m.n {
 				return nil
 			}
-			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+			if _, err := t.tx.ExecContext(ctx, string(body)); err != nil {
 				return err
 			}
-			_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.n))
+			_, err := t.tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.n))
 			return err
 		})
 		if err != nil {
@@ -156,10 +164,11 @@ func (db *DB) migrate(ctx context.Context) error {
 // WriteTx runs fn in one IMMEDIATE transaction and commits it, or rolls it back if fn fails.
 // A busy error (another process held the lock past the busy timeout) is retried with backoff,
 // so callers never see "database is locked" under ordinary contention.
-func (db *DB) WriteTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+func (db *DB) WriteTx(ctx context.Context, fn func(tx *Tx) error) error {
 	backoff := 20 * time.Millisecond
 	for attempt := 0; ; attempt++ {
 		err := db.writeOnce(ctx, fn)
+		db.writeStmts.prepareWanted(ctx, db.write)
 		if err == nil || !IsBusy(err) || attempt >= 5 {
 			return err
 		}
@@ -172,7 +181,7 @@ func (db *DB) WriteTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	}
 }
 
-func (db *DB) writeOnce(ctx context.Context, fn func(tx *sql.Tx) error) (err error) {
+func (db *DB) writeOnce(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin write: %w", err)
@@ -182,7 +191,7 @@ func (db *DB) writeOnce(ctx context.Context, fn func(tx *sql.Tx) error) (err err
 			_ = tx.Rollback() // the original error is what matters; rollback of a failed tx adds nothing
 		}
 	}()
-	if err = fn(tx); err != nil {
+	if err = fn(&Tx{tx: tx, cache: db.writeStmts}); err != nil {
 		return err
 	}
 	if err = tx.Commit(); err != nil {

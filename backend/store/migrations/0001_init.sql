@@ -83,9 +83,8 @@ CREATE TABLE entities (
     identity_key    TEXT NOT NULL,
     aliases         TEXT NOT NULL DEFAULT '[]',      -- JSON array of names seen
     created_at      TEXT NOT NULL
-);
+) WITHOUT ROWID;
 CREATE INDEX entities_type ON entities(entity_type, entity_id);
-CREATE INDEX entities_name ON entities(canonical_name COLLATE NOCASE);
 
 CREATE TABLE observations (
     observation_id     TEXT PRIMARY KEY,
@@ -101,9 +100,11 @@ CREATE TABLE observations (
     fields             TEXT NOT NULL,                -- canonical JSON object
     span               TEXT,                         -- JSON location in the source, if any
     created_at         TEXT NOT NULL
-);
+) WITHOUT ROWID;
 CREATE INDEX observations_entity ON observations(entity_id, observed_at DESC, observation_id);
-CREATE INDEX observations_payload ON observations(source_payload_id);
+
+-- Small rows keyed by text IDs are WITHOUT ROWID: one B-tree instead of table + key index,
+-- which halves the pages a write dirties (commit cost is one WAL frame per dirty page).
 
 -- Materialised reducer output. state holds each field's winning sort key so that a new
 -- observation updates the snapshot without re-reading every observation of the entity.
@@ -127,7 +128,7 @@ CREATE TABLE relationships (
     metadata           TEXT,
     source_payload_id  TEXT,
     created_at         TEXT NOT NULL
-);
+) WITHOUT ROWID;
 CREATE INDEX relationships_source ON relationships(source_entity_id, relationship_type, created_at);
 CREATE INDEX relationships_target ON relationships(target_entity_id, relationship_type, created_at);
 

@@ -1,0 +1,46 @@
+# Strata — the two commands a new machine needs are `make run` and `make test`.
+# Needs Go (1.26+); everything else is fetched by the Go toolchain.
+
+GO      ?= go
+BIN     := bin/strata
+DATA    ?=
+DATAFLAG = $(if $(DATA),--data $(DATA),)
+
+.PHONY: run build app test vet fmt-check bench clean check-go
+
+check-go:
+	@command -v $(GO) >/dev/null 2>&1 || { echo "Go is not installed: see https://go.dev/doc/install (Go 1.26 or newer)"; exit 1; }
+
+## build: the headless binary (no cgo, no build tags)
+build: check-go
+	CGO_ENABLED=0 $(GO) build -o $(BIN) .
+
+## run: build and start Strata. Until the desktop window lands this shows the CLI's help and
+## the store's status; DATA=dir picks a data folder (default ~/.local/share/strata).
+run: build
+	@./$(BIN) $(DATAFLAG) --help
+	@echo
+	@./$(BIN) $(DATAFLAG) status
+
+## app: the desktop binary (needs libgtk-3-dev and libwebkit2gtk-4.1-dev)
+app: check-go
+	CGO_ENABLED=1 $(GO) build -tags desktop,production,webkit2_41 -o bin/strata-desktop .
+
+## test: every test, plus formatting and vet
+test: check-go fmt-check vet
+	$(GO) test -count=1 ./...
+
+vet:
+	$(GO) vet ./...
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+## bench: performance figures on this machine (see BENCHMARKS.md)
+bench: check-go
+	@echo "machine: $$(nproc) cores, $$(free -h | awk '/Mem:/{print $$2}') memory, $$(uname -sr)"
+	$(GO) test -run '^$$' -bench . -benchtime 3s ./backend/engine/
+
+clean:
+	rm -rf bin
