@@ -246,7 +246,7 @@ func (e *Engine) FieldProvenance(ctx context.Context, id, field string) (*FieldP
 			WithHint("fields of this entity: %s", strings.Join(fields, ", "))
 	}
 	rq := e.db.Reader()
-	obs, err := store.GetObservation(ctx, rq, obsID)
+	obs, err := store.GetObservation(ctx, rq, ent.EntityID, obsID)
 	if err != nil {
 		return nil, queryErr(err, "the observation")
 	}

@@ -337,69 +337,72 @@ func writeNew(ctx context.Context, tx *store.Tx, p *Plan, now string) error {
 			return err
 		}
 	}
-	// Observations grouped by entity so each snapshot is read and written once.
+	// A new payload's observations are all new (their IDs include its content ID), so each
+	// table is written with one multi-row statement, and each touched snapshot is read and
+	// written once.
+	entities := make([]store.Entity, 0, len(p.Entities))
+	observations := make([]store.Observation, 0, len(p.Entities))
 	byEntity := map[string][]PlannedEntity{}
 	var order []string
 	for _, pe := range p.Entities {
-		e := pe.Entity
-		e.CreatedAt = now
-		if err := store.UpsertEntity(ctx, tx, e); err != nil {
-			return err
+		pe.Entity.CreatedAt = now
+		pe.Observation.SourcePayloadID, pe.Observation.CreatedAt = p.PayloadID(), now
+		entities = append(entities, pe.Entity)
+		observations = append(observations, pe.Observation)
+		if _, ok := byEntity[pe.Entity.EntityID]; !ok {
+			order = append(order, pe.Entity.EntityID)
 		}
-		o := pe.Observation
-		o.SourcePayloadID, o.CreatedAt = p.PayloadID(), now
-		inserted, err := store.InsertObservation(ctx, tx, o)
-		if err != nil {
-			return err
-		}
-		if !inserted {
-			continue
-		}
-		pe.Observation = o
-		if _, ok := byEntity[e.EntityID]; !ok {
-			order = append(order, e.EntityID)
-		}
-		byEntity[e.EntityID] = append(byEntity[e.EntityID], pe)
+		byEntity[pe.Entity.EntityID] = append(byEntity[pe.Entity.EntityID], pe)
 	}
-	for _, id := range order {
-		if err := applyObservations(ctx, tx, byEntity[id], now); err != nil {
-			return err
-		}
+	if err := store.UpsertEntities(ctx, tx, entities); err != nil {
+		return err
 	}
+	if err := store.InsertObservations(ctx, tx, observations); err != nil {
+		return err
+	}
+	if err := applyObservations(ctx, tx, order, byEntity, now); err != nil {
+		return err
+	}
+	rels := make([]store.Relationship, 0, len(p.Relationships))
 	for _, r := range p.Relationships {
 		r.SourcePayloadID, r.CreatedAt = p.PayloadID(), now
 		// both ends were upserted above in this transaction: only the cycle check remains
-		if _, err := insertRelationship(ctx, tx, r); err != nil {
+		if err := checkCycle(ctx, tx, r); err != nil {
 			return err
 		}
+		rels = append(rels, r)
 	}
-	return nil
+	return store.InsertRelationships(ctx, tx, rels)
 }
 
-// applyObservations folds new observations of one entity into its stored snapshot.
-func applyObservations(ctx context.Context, tx *store.Tx, list []PlannedEntity, now string) error {
-	first := list[0]
-	st := reduce.New()
-	row, err := store.GetSnapshot(ctx, tx, first.Entity.EntityID)
-	switch {
-	case err == nil:
-		if err := json.Unmarshal(row.State, st); err != nil {
-			return fmt.Errorf("snapshot state of %s: %w", first.Entity.EntityID, err)
-		}
-		if st.Unions == nil {
-			st.Unions = map[string]map[string]*reduce.Winner{}
-		}
-	case !errors.Is(err, store.ErrNotFound):
+// applyObservations folds new observations into the stored snapshots of their entities.
+func applyObservations(ctx context.Context, tx *store.Tx, order []string, byEntity map[string][]PlannedEntity, now string) error {
+	stored, err := store.GetSnapshots(ctx, tx, order)
+	if err != nil {
 		return err
 	}
-	for _, pe := range list {
-		obs, err := ReduceObs(pe.Observation)
-		if err != nil {
-			return err
+	rows := make([]store.SnapshotRow, 0, len(order))
+	for _, id := range order {
+		list := byEntity[id]
+		st := reduce.New()
+		if row, ok := stored[id]; ok {
+			if err := json.Unmarshal(row.State, st); err != nil {
+				return fmt.Errorf("snapshot state of %s: %w", id, err)
+			}
+			if st.Unions == nil {
+				st.Unions = map[string]map[string]*reduce.Winner{}
+			}
 		}
-		st.Apply(pe.Type, obs)
+		for _, pe := range list {
+			obs, err := ReduceObs(pe.Observation)
+			if err != nil {
+				return err
+			}
+			st.Apply(pe.Type, obs)
+		}
+		rows = append(rows, SnapshotRow(id, list[0].Type, st, now))
 	}
-	return store.PutSnapshot(ctx, tx, SnapshotRow(first.Entity.EntityID, first.Type, st, now))
+	return store.PutSnapshots(ctx, tx, rows)
 }
 
 // ReduceObs converts a stored observation for the reducer.
@@ -433,7 +436,7 @@ func CreateRelationship(ctx context.Context, q store.Q, r store.Relationship) (s
 		}
 	}
 	r.ID = ids.Relationship(r.RelationshipType, r.SourceEntityID, r.TargetEntityID)
-	if prev, err := store.GetRelationship(ctx, q, r.ID); err == nil {
+	if prev, err := store.GetRelationship(ctx, q, r.RelationshipType, r.SourceEntityID, r.TargetEntityID); err == nil {
 		return prev, false, nil
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return r, false, err
@@ -446,30 +449,33 @@ func CreateRelationship(ctx context.Context, q store.Q, r store.Relationship) (s
 			return r, false, err
 		}
 	}
-	created, err := insertRelationship(ctx, q, r)
+	if err := checkCycle(ctx, q, r); err != nil {
+		return r, false, err
+	}
+	created, err := store.InsertRelationship(ctx, q, r)
 	return r, created, err
 }
 
-// insertRelationship checks that an acyclic type closes no cycle and stores r; both ends must
-// exist.
-func insertRelationship(ctx context.Context, q store.Q, r store.Relationship) (bool, error) {
+// checkCycle refuses an edge of an acyclic type (PART_OF, DEPENDS_ON, SUPERSEDES) that would
+// close a cycle.
+func checkCycle(ctx context.Context, q store.Q, r store.Relationship) error {
 	if spec.Acyclic[r.RelationshipType] {
 		if r.SourceEntityID == r.TargetEntityID {
-			return false, errs.New(errs.CycleDetected, "%s from an entity to itself is a cycle", r.RelationshipType).
+			return errs.New(errs.CycleDetected, "%s from an entity to itself is a cycle", r.RelationshipType).
 				With("entity_id", r.SourceEntityID).WithHint("%s relationships must form no cycle", r.RelationshipType)
 		}
 		cyc, err := store.Reaches(ctx, q, r.RelationshipType, r.TargetEntityID, r.SourceEntityID)
 		if err != nil {
-			return false, err
+			return err
 		}
 		if cyc {
-			return false, errs.New(errs.CycleDetected, "%s %s → %s would close a cycle: %s already reaches %s", r.RelationshipType,
+			return errs.New(errs.CycleDetected, "%s %s → %s would close a cycle: %s already reaches %s", r.RelationshipType,
 				r.SourceEntityID, r.TargetEntityID, r.TargetEntityID, r.SourceEntityID).
 				With("source_entity_id", r.SourceEntityID).With("target_entity_id", r.TargetEntityID).
 				WithHint("%s relationships must form no cycle; remove the opposite path or use another type", r.RelationshipType)
 		}
 	}
-	return store.InsertRelationship(ctx, q, r)
+	return nil
 }
 
 // observation builds a planned entity with its observation; fields must be canonical JSON

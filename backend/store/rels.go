@@ -12,7 +12,7 @@ import (
 // InsertRelationship stores r unless the same edge exists; it reports whether it was new.
 func InsertRelationship(ctx context.Context, q Q, r Relationship) (bool, error) {
 	res, err := q.ExecContext(ctx, `INSERT INTO relationships(relationship_id, relationship_type, source_entity_id, target_entity_id, metadata, source_payload_id, created_at)
-		VALUES (?,?,?,?,?,?,?) ON CONFLICT(relationship_id) DO NOTHING`,
+		VALUES (?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
 		r.ID, r.RelationshipType, r.SourceEntityID, r.TargetEntityID, nullRaw(r.Metadata), nullStr(r.SourcePayloadID), r.CreatedAt)
 	if err != nil {
 		return false, fmt.Errorf("insert relationship: %w", err)
@@ -34,9 +34,10 @@ func scanRelationship(sc interface{ Scan(...any) error }) (Relationship, error) 
 	return r, err
 }
 
-// GetRelationship reads one relationship.
-func GetRelationship(ctx context.Context, q Q, id string) (Relationship, error) {
-	r, err := scanRelationship(q.QueryRowContext(ctx, `SELECT `+relCols+` FROM relationships WHERE relationship_id = ?`, id))
+// GetRelationship reads the edge typ from source to target.
+func GetRelationship(ctx context.Context, q Q, typ, source, target string) (Relationship, error) {
+	r, err := scanRelationship(q.QueryRowContext(ctx, `SELECT `+relCols+` FROM relationships
+		WHERE source_entity_id = ? AND relationship_type = ? AND target_entity_id = ?`, source, typ, target))
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, ErrNotFound
 	}

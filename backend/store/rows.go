@@ -136,11 +136,11 @@ func nullRaw(b json.RawMessage) any {
 	return string(b)
 }
 
-// InsertPayload stores p unless a payload with the same content ID exists; it returns the
-// stored payload's ID and whether this call created it.
+// InsertPayload stores p unless it exists (its ID is derived from its content ID, so equal
+// content conflicts); it returns the payload's ID and whether this call created it.
 func InsertPayload(ctx context.Context, q Q, p Payload) (string, bool, error) {
 	res, err := q.ExecContext(ctx, `INSERT INTO payloads(payload_id, payload_content_id, kind, capability_id, body, origin, created_at)
-		VALUES (?,?,?,?,?,?,?) ON CONFLICT(payload_content_id) DO NOTHING`,
+		VALUES (?,?,?,?,?,?,?) ON CONFLICT(payload_id) DO NOTHING`,
 		p.PayloadID, p.PayloadContentID, p.Kind, nullStr(p.CapabilityID), string(p.Body), string(p.Origin), p.CreatedAt)
 	if err != nil {
 		return "", false, fmt.Errorf("insert payload: %w", err)
@@ -148,11 +148,7 @@ func InsertPayload(ctx context.Context, q Q, p Payload) (string, bool, error) {
 	if n, _ := res.RowsAffected(); n == 1 {
 		return p.PayloadID, true, nil
 	}
-	var id string
-	if err := q.QueryRowContext(ctx, `SELECT payload_id FROM payloads WHERE payload_content_id = ?`, p.PayloadContentID).Scan(&id); err != nil {
-		return "", false, fmt.Errorf("find payload: %w", err)
-	}
-	return id, false, nil
+	return p.PayloadID, false, nil
 }
 
 // GetPayload reads one payload by ID.
@@ -299,7 +295,7 @@ func escapeLike(s string) string {
 func InsertObservation(ctx context.Context, q Q, o Observation) (bool, error) {
 	res, err := q.ExecContext(ctx, `INSERT INTO observations(observation_id, entity_id, entity_type, schema_version, source_payload_id, document_id,
 		extractor, observed_at, specificity_score, source_priority, fields, span, created_at)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(observation_id) DO NOTHING`,
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
 		o.ID, o.EntityID, o.EntityType, o.SchemaVersion, o.SourcePayloadID, nullStr(o.DocumentID), o.Extractor, o.ObservedAt,
 		o.SpecificityScore, o.SourcePriority, string(o.Fields), nullRaw(o.Span), o.CreatedAt)
 	if err != nil {
@@ -367,9 +363,9 @@ func collectObservations(rows *sql.Rows) ([]Observation, error) {
 	return out, rows.Err()
 }
 
-// GetObservation reads one observation.
-func GetObservation(ctx context.Context, q Q, id string) (Observation, error) {
-	o, err := scanObservation(q.QueryRowContext(ctx, `SELECT `+obsCols+` FROM observations WHERE observation_id = ?`, id))
+// GetObservation reads one observation of an entity.
+func GetObservation(ctx context.Context, q Q, entityID, id string) (Observation, error) {
+	o, err := scanObservation(q.QueryRowContext(ctx, `SELECT `+obsCols+` FROM observations WHERE entity_id = ? AND observation_id = ?`, entityID, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return o, ErrNotFound
 	}

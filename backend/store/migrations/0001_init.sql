@@ -1,9 +1,10 @@
 -- 0001: the truth model (payloads → observations → snapshots), documents and chunks.
 -- Timestamps are UTC RFC 3339 with fixed nanosecond width so that text order is time order.
 
+-- payload_id is derived 1:1 from payload_content_id, so its key alone deduplicates content.
 CREATE TABLE payloads (
     payload_id          TEXT PRIMARY KEY,            -- UUID derived from payload_content_id
-    payload_content_id  TEXT NOT NULL UNIQUE,        -- hash of kind + normalised content
+    payload_content_id  TEXT NOT NULL,               -- hash of kind + normalised content
     kind                TEXT NOT NULL,               -- content | payload | file
     capability_id       TEXT,                        -- for kind=payload
     body                TEXT NOT NULL,               -- canonical JSON of the normalised content
@@ -19,8 +20,7 @@ CREATE TABLE submissions (
     created             INTEGER NOT NULL,            -- 1 if this submission created the payload
     origin              TEXT NOT NULL,
     created_at          TEXT NOT NULL
-);
-CREATE INDEX submissions_payload ON submissions(payload_id);
+) WITHOUT ROWID;
 CREATE UNIQUE INDEX submissions_client_request ON submissions(client_request_id) WHERE client_request_id IS NOT NULL;
 
 CREATE TABLE documents (
@@ -86,22 +86,24 @@ CREATE TABLE entities (
 ) WITHOUT ROWID;
 CREATE INDEX entities_type ON entities(entity_type, entity_id);
 
+-- Keyed the way it is read: an entity's observations in time order (history, `at`, listing).
+-- One B-tree: an observation's ID is unique on its own, and its entity and time never change.
 CREATE TABLE observations (
-    observation_id     TEXT PRIMARY KEY,
     entity_id          TEXT NOT NULL REFERENCES entities(entity_id),
+    observed_at        TEXT NOT NULL,
+    observation_id     TEXT NOT NULL,
     entity_type        TEXT NOT NULL,
     schema_version     TEXT NOT NULL,
     source_payload_id  TEXT NOT NULL REFERENCES payloads(payload_id),
     document_id        TEXT,
     extractor          TEXT NOT NULL,                -- capability or adapter that produced it
-    observed_at        TEXT NOT NULL,
     specificity_score  REAL NOT NULL,
     source_priority    INTEGER NOT NULL,
     fields             TEXT NOT NULL,                -- canonical JSON object
     span               TEXT,                         -- JSON location in the source, if any
-    created_at         TEXT NOT NULL
+    created_at         TEXT NOT NULL,
+    PRIMARY KEY (entity_id, observed_at, observation_id)
 ) WITHOUT ROWID;
-CREATE INDEX observations_entity ON observations(entity_id, observed_at DESC, observation_id);
 
 -- Small rows keyed by text IDs are WITHOUT ROWID: one B-tree instead of table + key index,
 -- which halves the pages a write dirties (commit cost is one WAL frame per dirty page).
@@ -118,19 +120,21 @@ CREATE TABLE snapshots (
     observation_count    INTEGER NOT NULL,
     last_observation_at  TEXT NOT NULL,
     computed_at          TEXT NOT NULL
-);
+) WITHOUT ROWID;
 
+-- Keyed by (source, type, target), which is what relationship_id is a hash of: one B-tree
+-- for the edge and one for inbound lookups, no separate ID index.
 CREATE TABLE relationships (
-    relationship_id    TEXT PRIMARY KEY,             -- rel_ + hash(type, source, target)
-    relationship_type  TEXT NOT NULL,
     source_entity_id   TEXT NOT NULL REFERENCES entities(entity_id),
+    relationship_type  TEXT NOT NULL,
     target_entity_id   TEXT NOT NULL REFERENCES entities(entity_id),
+    relationship_id    TEXT NOT NULL,                -- rel_ + hash(type, source, target)
     metadata           TEXT,
     source_payload_id  TEXT,
-    created_at         TEXT NOT NULL
+    created_at         TEXT NOT NULL,
+    PRIMARY KEY (source_entity_id, relationship_type, target_entity_id)
 ) WITHOUT ROWID;
-CREATE INDEX relationships_source ON relationships(source_entity_id, relationship_type, created_at);
-CREATE INDEX relationships_target ON relationships(target_entity_id, relationship_type, created_at);
+CREATE INDEX relationships_target ON relationships(target_entity_id, relationship_type);
 
 CREATE TABLE settings (
     key    TEXT PRIMARY KEY,
