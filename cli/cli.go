@@ -195,8 +195,8 @@ Kinds: auto, content, payload, extract-file, or a capability ID.`,
 				if r.DocumentID != "" {
 					fmt.Fprintf(w, "document    %s\n", r.DocumentID)
 				}
-				for _, id := range r.EntityIDs {
-					fmt.Fprintf(w, "entity      %s\n", id)
+				for _, e := range r.Entities {
+					fmt.Fprintf(w, "entity      %s  %-10s %s\n", e.EntityID, e.EntityType, e.Name)
 				}
 				for _, id := range r.RelationshipIDs {
 					fmt.Fprintf(w, "relation    %s\n", id)

@@ -130,7 +130,7 @@ func printSnapshot(w io.Writer, v any) {
 	if len(s.Aliases) > 1 {
 		fmt.Fprintf(w, "aliases: %v\n", s.Aliases)
 	}
-	fmt.Fprintf(w, "%d observations, last %s\n\n", s.ObservationCount, s.LastObservationAt)
+	fmt.Fprintf(w, "%d observation(s), last %s\n\n", s.ObservationCount, s.LastObservationAt)
 	tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
 	for _, f := range sortedKeys(s.Snapshot) {
 		fmt.Fprintf(tw, "  %s\t%s\t← %s\n", f, clip(string(s.Snapshot[f]), 70), s.Provenance[f])

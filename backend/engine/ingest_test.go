@@ -166,6 +166,9 @@ func TestDedupReturnsSamePayload(t *testing.T) {
 	if strings.Join(a.EntityIDs, ",") != strings.Join(b.EntityIDs, ",") {
 		t.Fatalf("entity IDs differ: %v vs %v", a.EntityIDs, b.EntityIDs)
 	}
+	if len(b.Entities) != 2 || b.Entities[0].EntityType != "invoice" || b.Entities[1].Name != "Acme Corp" || b.Entities[1].EntityID != b.EntityIDs[1] {
+		t.Fatalf("entity refs: %+v", b.Entities)
+	}
 	st, _ := e.Status(ctx)
 	if st.Counts.Payloads != 1 || st.Counts.Submissions != 2 || st.Counts.Observations != 2 {
 		t.Fatalf("counts after duplicate: %+v", st.Counts)

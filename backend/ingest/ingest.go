@@ -46,9 +46,17 @@ type Result struct {
 	Created             bool              `json:"created"`
 	Message             string            `json:"message"`
 	EntityIDs           []string          `json:"entity_ids"`
+	Entities            []EntityRef       `json:"entities"`
 	RelationshipIDs     []string          `json:"relationship_ids"`
 	DocumentID          string            `json:"document_id,omitempty"`
 	Phases              map[string]string `json:"phases,omitempty"`
+}
+
+// EntityRef names an entity an ingest observed, so a reader need not look each ID up.
+type EntityRef struct {
+	EntityID   string `json:"entity_id"`
+	EntityType string `json:"entity_type"`
+	Name       string `json:"name"`
 }
 
 // Ingester writes plans into the store.
@@ -252,12 +260,14 @@ func (p *Plan) PayloadID() string { p.ContentID(); return p.payloadID }
 
 func (p *Plan) result(created bool, submissionID string) *Result {
 	r := &Result{InputKind: p.Kind, CapabilityID: p.CapabilityID, PayloadID: p.PayloadID(), PayloadContentID: p.ContentID(),
-		PayloadSubmissionID: submissionID, Created: created, EntityIDs: []string{}, RelationshipIDs: []string{}, Phases: p.Phases}
+		PayloadSubmissionID: submissionID, Created: created, EntityIDs: []string{}, Entities: []EntityRef{}, RelationshipIDs: []string{},
+		Phases: p.Phases}
 	seen := map[string]bool{}
 	for _, e := range p.Entities {
 		if !seen[e.Entity.EntityID] {
 			seen[e.Entity.EntityID] = true
 			r.EntityIDs = append(r.EntityIDs, e.Entity.EntityID)
+			r.Entities = append(r.Entities, EntityRef{EntityID: e.Entity.EntityID, EntityType: e.Entity.EntityType, Name: e.Entity.CanonicalName})
 		}
 	}
 	for _, rel := range p.Relationships {
@@ -267,14 +277,22 @@ func (p *Plan) result(created bool, submissionID string) *Result {
 		r.DocumentID = p.Document.DocumentID
 	}
 	if created {
-		r.Message = fmt.Sprintf("Payload created: %d entities observed, %d relationships", len(r.EntityIDs), len(r.RelationshipIDs))
+		r.Message = fmt.Sprintf("Payload created: %s observed, %s", plural(len(r.EntityIDs), "entity", "entities"),
+			plural(len(r.RelationshipIDs), "relationship", "relationships"))
 		if p.Document != nil {
-			r.Message += fmt.Sprintf(", %d chunks indexed", len(p.Chunks))
+			r.Message += fmt.Sprintf(", %s indexed", plural(len(p.Chunks), "chunk", "chunks"))
 		}
 	} else {
 		r.Message = "Duplicate payload: this content is already stored; nothing changed"
 	}
 	return r
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // Apply writes a plan in one transaction: the payload and a submission record always; the
