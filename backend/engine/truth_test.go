@@ -24,8 +24,13 @@ fields:
   detailed: {merge: most_specific}
   labels: {merge: union}
 `)},
-	"capabilities/low.yaml": {Data: []byte(`capability: t:low:v1
-source_priority: 10
+	"capabilities/low.yaml":  {Data: gadgetCapability("low", 10)},
+	"capabilities/high.yaml": {Data: gadgetCapability("high", 90)},
+}
+
+func gadgetCapability(name string, priority int) []byte {
+	return []byte(fmt.Sprintf(`capability: t:%s:v1
+source_priority: %d
 body:
   required: [sku]
   fields: {sku: string, latest: string, trusted: string, detailed: string, labels: set, extra: string}
@@ -34,18 +39,7 @@ entities:
     type: gadget
     key: [sku]
     fields: {latest: latest, trusted: trusted, detailed: detailed, labels: labels, extra: extra}
-`)},
-	"capabilities/high.yaml": {Data: []byte(`capability: t:high:v1
-source_priority: 90
-body:
-  required: [sku]
-  fields: {sku: string, latest: string, trusted: string, detailed: string, labels: set, extra: string}
-entities:
-  - name: g
-    type: gadget
-    key: [sku]
-    fields: {latest: latest, trusted: trusted, detailed: detailed, labels: labels, extra: extra}
-`)},
+`, name, priority))
 }
 
 func gadget(capability, at string, body map[string]any) map[string]any {

@@ -199,24 +199,6 @@ func SubmissionByClientRequest(ctx context.Context, q Q, clientRequestID string)
 	return s, nil
 }
 
-// UpsertEntity creates e if it is new; otherwise it adds e's canonical name to the aliases of
-// the stored entity when it is spelled differently.
-func UpsertEntity(ctx context.Context, q Q, e Entity) error {
-	aliases, _ := json.Marshal([]string{e.CanonicalName})
-	_, err := q.ExecContext(ctx, `INSERT INTO entities(entity_id, entity_type, canonical_name, identity_key, aliases, created_at)
-		VALUES (?,?,?,?,?,?)
-		ON CONFLICT(entity_id) DO UPDATE SET aliases = (
-			SELECT json_group_array(value) FROM (
-				SELECT value FROM json_each(entities.aliases)
-				UNION SELECT ? ORDER BY 1))
-		WHERE NOT EXISTS (SELECT 1 FROM json_each(entities.aliases) WHERE value = ?)`,
-		e.EntityID, e.EntityType, e.CanonicalName, e.IdentityKey, string(aliases), e.CreatedAt, e.CanonicalName, e.CanonicalName)
-	if err != nil {
-		return fmt.Errorf("upsert entity %s: %w", e.EntityID, err)
-	}
-	return nil
-}
-
 const entityCols = `entity_id, entity_type, canonical_name, identity_key, aliases, created_at`
 
 func scanEntity(sc interface{ Scan(...any) error }) (Entity, error) {
@@ -288,21 +270,6 @@ func ListEntities(ctx context.Context, q Q, f EntityFilter) ([]Entity, int, erro
 
 func escapeLike(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
-}
-
-// InsertObservation stores o unless it exists already (same deterministic ID); it reports
-// whether it was new.
-func InsertObservation(ctx context.Context, q Q, o Observation) (bool, error) {
-	res, err := q.ExecContext(ctx, `INSERT INTO observations(observation_id, entity_id, entity_type, schema_version, source_payload_id, document_id,
-		extractor, observed_at, specificity_score, source_priority, fields, span, created_at)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
-		o.ID, o.EntityID, o.EntityType, o.SchemaVersion, o.SourcePayloadID, nullStr(o.DocumentID), o.Extractor, o.ObservedAt,
-		o.SpecificityScore, o.SourcePriority, string(o.Fields), nullRaw(o.Span), o.CreatedAt)
-	if err != nil {
-		return false, fmt.Errorf("insert observation: %w", err)
-	}
-	n, _ := res.RowsAffected()
-	return n == 1, nil
 }
 
 const obsCols = `observation_id, entity_id, entity_type, schema_version, source_payload_id, document_id, extractor, observed_at,
@@ -390,19 +357,4 @@ func GetSnapshot(ctx context.Context, q Q, entityID string) (SnapshotRow, error)
 	}
 	s.Snapshot, s.Provenance, s.State = json.RawMessage(snap), json.RawMessage(prov), json.RawMessage(state)
 	return s, nil
-}
-
-// PutSnapshot writes an entity's materialised snapshot.
-func PutSnapshot(ctx context.Context, q Q, s SnapshotRow) error {
-	_, err := q.ExecContext(ctx, `INSERT INTO snapshots(entity_id, entity_type, schema_version, snapshot, provenance, state,
-		observation_count, last_observation_at, computed_at) VALUES (?,?,?,?,?,?,?,?,?)
-		ON CONFLICT(entity_id) DO UPDATE SET entity_type=excluded.entity_type, schema_version=excluded.schema_version,
-		snapshot=excluded.snapshot, provenance=excluded.provenance, state=excluded.state,
-		observation_count=excluded.observation_count, last_observation_at=excluded.last_observation_at, computed_at=excluded.computed_at`,
-		s.EntityID, s.EntityType, s.SchemaVersion, string(s.Snapshot), string(s.Provenance), string(s.State),
-		s.ObservationCount, s.LastObservationAt, s.ComputedAt)
-	if err != nil {
-		return fmt.Errorf("put snapshot: %w", err)
-	}
-	return nil
 }
