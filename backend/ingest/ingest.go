@@ -355,16 +355,20 @@ func writeNew(ctx context.Context, tx *store.Tx, p *Plan, now string) error {
 			return err
 		}
 	}
-	// A new payload's observations are all new (their IDs include its content ID), so each
-	// table is written with one multi-row statement, and each touched snapshot is read and
-	// written once.
-	entities := make([]store.Entity, 0, len(p.Entities))
-	observations := make([]store.Observation, 0, len(p.Entities))
+	return writeObserved(ctx, tx, p.PayloadID(), p.Entities, p.Relationships, now)
+}
+
+// writeObserved writes entities, their new observations (folded into snapshots) and
+// relationships. Observations must be new — their IDs include a new payload's content ID — so
+// each table is written with one multi-row statement and each snapshot is read and written once.
+func writeObserved(ctx context.Context, tx *store.Tx, payloadID string, planned []PlannedEntity, relationships []store.Relationship, now string) error {
+	entities := make([]store.Entity, 0, len(planned))
+	observations := make([]store.Observation, 0, len(planned))
 	byEntity := map[string][]PlannedEntity{}
 	var order []string
-	for _, pe := range p.Entities {
+	for _, pe := range planned {
 		pe.Entity.CreatedAt = now
-		pe.Observation.SourcePayloadID, pe.Observation.CreatedAt = p.PayloadID(), now
+		pe.Observation.SourcePayloadID, pe.Observation.CreatedAt = payloadID, now
 		entities = append(entities, pe.Entity)
 		observations = append(observations, pe.Observation)
 		if _, ok := byEntity[pe.Entity.EntityID]; !ok {
@@ -381,9 +385,9 @@ func writeNew(ctx context.Context, tx *store.Tx, p *Plan, now string) error {
 	if err := applyObservations(ctx, tx, order, byEntity, now); err != nil {
 		return err
 	}
-	rels := make([]store.Relationship, 0, len(p.Relationships))
-	for _, r := range p.Relationships {
-		r.SourcePayloadID, r.CreatedAt = p.PayloadID(), now
+	rels := make([]store.Relationship, 0, len(relationships))
+	for _, r := range relationships {
+		r.SourcePayloadID, r.CreatedAt = payloadID, now
 		// both ends were upserted above in this transaction: only the cycle check remains
 		if err := checkCycle(ctx, tx, r); err != nil {
 			return err

@@ -11,11 +11,11 @@ import (
 // InsertDocument stores a new document row; an existing row with the same ID is left alone
 // and reported as not created.
 func InsertDocument(ctx context.Context, q Q, d Document) (bool, error) {
-	res, err := q.ExecContext(ctx, `INSERT INTO documents(document_id, payload_id, entity_id, kind, path, title, mime, size, content_hash,
-		status, phase_register, phase_analyze, phase_semantic, last_error, created_at, updated_at)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(document_id) DO NOTHING`,
-		d.DocumentID, nullStr(d.PayloadID), nullStr(d.EntityID), d.Kind, nullStr(d.Path), d.Title, d.Mime, d.Size, d.ContentHash,
-		d.Status, d.PhaseRegister, d.PhaseAnalyze, d.PhaseSemantic, nullRaw(d.LastError), d.CreatedAt, d.UpdatedAt)
+	res, err := q.ExecContext(ctx, `INSERT INTO documents(document_id, payload_id, entity_id, kind, path, title, mime, size, mtime, pages,
+		content_hash, duplicate_of, status, phase_register, phase_analyze, phase_semantic, last_error, created_at, updated_at)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(document_id) DO NOTHING`,
+		d.DocumentID, nullStr(d.PayloadID), nullStr(d.EntityID), d.Kind, nullStr(d.Path), d.Title, d.Mime, d.Size, nullStr(d.Mtime), d.Pages,
+		d.ContentHash, nullStr(d.DuplicateOf), d.Status, d.PhaseRegister, d.PhaseAnalyze, d.PhaseSemantic, nullRaw(d.LastError), d.CreatedAt, d.UpdatedAt)
 	if err != nil {
 		return false, fmt.Errorf("insert document: %w", err)
 	}
@@ -23,15 +23,15 @@ func InsertDocument(ctx context.Context, q Q, d Document) (bool, error) {
 	return n == 1, nil
 }
 
-const docCols = `document_id, payload_id, entity_id, kind, path, title, mime, size, content_hash, status,
+const docCols = `document_id, payload_id, entity_id, kind, path, title, mime, size, mtime, pages, content_hash, duplicate_of, status,
 	phase_register, phase_analyze, phase_semantic, last_error, created_at, updated_at`
 
 func scanDocument(sc interface{ Scan(...any) error }) (Document, error) {
 	var d Document
-	var payload, entity, path, lastErr sql.NullString
-	err := sc.Scan(&d.DocumentID, &payload, &entity, &d.Kind, &path, &d.Title, &d.Mime, &d.Size, &d.ContentHash, &d.Status,
+	var payload, entity, path, mtime, dup, lastErr sql.NullString
+	err := sc.Scan(&d.DocumentID, &payload, &entity, &d.Kind, &path, &d.Title, &d.Mime, &d.Size, &mtime, &d.Pages, &d.ContentHash, &dup, &d.Status,
 		&d.PhaseRegister, &d.PhaseAnalyze, &d.PhaseSemantic, &lastErr, &d.CreatedAt, &d.UpdatedAt)
-	d.PayloadID, d.EntityID, d.Path = payload.String, entity.String, path.String
+	d.PayloadID, d.EntityID, d.Path, d.Mtime, d.DuplicateOf = payload.String, entity.String, path.String, mtime.String, dup.String
 	if lastErr.Valid {
 		d.LastError = json.RawMessage(lastErr.String)
 	}
@@ -121,4 +121,102 @@ func MatchChunks(ctx context.Context, q Q, match string, limit int) ([]KeywordHi
 		out = append(out, h)
 	}
 	return out, rows.Err()
+}
+
+// DocumentByPath finds the document registered at a file path.
+func DocumentByPath(ctx context.Context, q Q, path string) (Document, error) {
+	d, err := scanDocument(q.QueryRowContext(ctx, `SELECT `+docCols+` FROM documents WHERE path = ?`, path))
+	if errors.Is(err, sql.ErrNoRows) {
+		return d, ErrNotFound
+	}
+	if err != nil {
+		return d, fmt.Errorf("document by path: %w", err)
+	}
+	return d, nil
+}
+
+// DocumentsByHash lists file documents (not removed) holding the given content, oldest first.
+func DocumentsByHash(ctx context.Context, q Q, hash string) ([]Document, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+docCols+` FROM documents WHERE kind = 'file' AND content_hash = ? AND status != 'removed'
+		ORDER BY created_at, document_id`, hash)
+	if err != nil {
+		return nil, fmt.Errorf("documents by hash: %w", err)
+	}
+	return collectDocuments(rows)
+}
+
+func collectDocuments(rows *sql.Rows) ([]Document, error) {
+	defer rows.Close()
+	out := []Document{}
+	for rows.Next() {
+		d, err := scanDocument(rows)
+		if err != nil {
+			return nil, fmt.Errorf("scan document: %w", err)
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// UpdateDocument rewrites a document's mutable columns.
+func UpdateDocument(ctx context.Context, q Q, d Document) error {
+	_, err := q.ExecContext(ctx, `UPDATE documents SET payload_id = ?, entity_id = ?, path = ?, title = ?, mime = ?, size = ?, mtime = ?, pages = ?,
+		content_hash = ?, duplicate_of = ?, status = ?, phase_register = ?, phase_analyze = ?, phase_semantic = ?, last_error = ?, updated_at = ?
+		WHERE document_id = ?`,
+		nullStr(d.PayloadID), nullStr(d.EntityID), nullStr(d.Path), d.Title, d.Mime, d.Size, nullStr(d.Mtime), d.Pages, d.ContentHash,
+		nullStr(d.DuplicateOf), d.Status, d.PhaseRegister, d.PhaseAnalyze, d.PhaseSemantic, nullRaw(d.LastError), d.UpdatedAt, d.DocumentID)
+	if err != nil {
+		return fmt.Errorf("update document %s: %w", d.DocumentID, err)
+	}
+	return nil
+}
+
+// DeleteChunks removes a document's chunks (and their FTS rows).
+func DeleteChunks(ctx context.Context, q Q, documentID string) error {
+	if _, err := q.ExecContext(ctx, `DELETE FROM chunks WHERE document_id = ?`, documentID); err != nil {
+		return fmt.Errorf("delete chunks of %s: %w", documentID, err)
+	}
+	return nil
+}
+
+// DocumentFilter selects documents for ListDocuments.
+type DocumentFilter struct {
+	Status     string
+	PathPrefix string
+	Limit      int
+	Offset     int
+}
+
+// ListDocuments pages through documents by path then ID.
+func ListDocuments(ctx context.Context, q Q, f DocumentFilter) ([]Document, int, error) {
+	where, args := "1=1", []any{}
+	if f.Status != "" {
+		where += " AND status = ?"
+		args = append(args, f.Status)
+	}
+	if f.PathPrefix != "" {
+		where += ` AND path LIKE ? ESCAPE '\'`
+		args = append(args, escapeLike(f.PathPrefix)+"%")
+	}
+	var total int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM documents WHERE `+where, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count documents: %w", err)
+	}
+	rows, err := q.QueryContext(ctx, `SELECT `+docCols+` FROM documents WHERE `+where+` ORDER BY coalesce(path, title), document_id LIMIT ? OFFSET ?`,
+		append(args, f.Limit, f.Offset)...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list documents: %w", err)
+	}
+	list, err := collectDocuments(rows)
+	return list, total, err
+}
+
+// FileDocumentsUnder lists file documents (not removed) whose path is under root.
+func FileDocumentsUnder(ctx context.Context, q Q, root string) ([]Document, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+docCols+` FROM documents WHERE kind = 'file' AND status != 'removed' AND path LIKE ? ESCAPE '\'
+		ORDER BY path`, escapeLike(root)+"%")
+	if err != nil {
+		return nil, fmt.Errorf("documents under %s: %w", root, err)
+	}
+	return collectDocuments(rows)
 }

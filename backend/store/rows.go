@@ -47,7 +47,10 @@ type Document struct {
 	Title         string          `json:"title"`
 	Mime          string          `json:"mime"`
 	Size          int64           `json:"size"`
+	Mtime         string          `json:"mtime,omitempty"`
+	Pages         int             `json:"pages,omitempty"`
 	ContentHash   string          `json:"content_hash"`
+	DuplicateOf   string          `json:"duplicate_of,omitempty"`
 	Status        string          `json:"status"`
 	PhaseRegister string          `json:"phase_register"`
 	PhaseAnalyze  string          `json:"phase_analyze"`

@@ -1,0 +1,213 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Job is one phase of one document version.
+type Job struct {
+	JobID      int64           `json:"job_id"`
+	DocumentID string          `json:"document_id"`
+	PayloadID  string          `json:"payload_id"`
+	Phase      string          `json:"phase"`
+	State      string          `json:"state"`
+	Attempts   int             `json:"attempts"`
+	NotBefore  string          `json:"not_before"`
+	LeaseOwner string          `json:"lease_owner,omitempty"`
+	LeaseUntil string          `json:"lease_until,omitempty"`
+	Error      json.RawMessage `json:"error,omitempty"`
+	CreatedAt  string          `json:"created_at"`
+	UpdatedAt  string          `json:"updated_at"`
+}
+
+// Job states.
+const (
+	JobQueued  = "queued"
+	JobRunning = "running"
+	JobDone    = "done"
+	JobFailed  = "failed"
+	JobSkipped = "skipped"
+)
+
+const jobCols = `job_id, document_id, payload_id, phase, state, attempts, not_before, coalesce(lease_owner,''), coalesce(lease_until,''), error, created_at, updated_at`
+
+func scanJob(sc interface{ Scan(...any) error }) (Job, error) {
+	var j Job
+	var e sql.NullString
+	err := sc.Scan(&j.JobID, &j.DocumentID, &j.PayloadID, &j.Phase, &j.State, &j.Attempts, &j.NotBefore, &j.LeaseOwner, &j.LeaseUntil, &e, &j.CreatedAt, &j.UpdatedAt)
+	if e.Valid {
+		j.Error = json.RawMessage(e.String)
+	}
+	return j, err
+}
+
+// EnqueueJob queues a phase of a document version; an existing job for the same version and
+// phase is left as it is (idempotent).
+func EnqueueJob(ctx context.Context, q Q, documentID, payloadID, phase, state, now string) error {
+	_, err := q.ExecContext(ctx, `INSERT INTO jobs(document_id, payload_id, phase, state, not_before, created_at, updated_at)
+		VALUES (?,?,?,?,?,?,?) ON CONFLICT(document_id, phase, payload_id) DO NOTHING`, documentID, payloadID, phase, state, now, now, now)
+	if err != nil {
+		return fmt.Errorf("enqueue %s job: %w", phase, err)
+	}
+	return nil
+}
+
+// ClaimJob leases the oldest runnable job: queued and due, or running with an expired lease
+// (its worker died). It returns ErrNotFound when there is nothing to do.
+func ClaimJob(ctx context.Context, q Q, owner string, now time.Time, lease time.Duration) (Job, error) {
+	n := FormatTime(now)
+	j, err := scanJob(q.QueryRowContext(ctx, `SELECT `+jobCols+` FROM jobs
+		WHERE (state = 'queued' AND not_before <= ?) OR (state = 'running' AND lease_until < ?)
+		ORDER BY not_before, job_id LIMIT 1`, n, n))
+	if errors.Is(err, sql.ErrNoRows) {
+		return j, ErrNotFound
+	}
+	if err != nil {
+		return j, fmt.Errorf("claim job: %w", err)
+	}
+	j.State, j.LeaseOwner, j.LeaseUntil, j.Attempts = JobRunning, owner, FormatTime(now.Add(lease)), j.Attempts+1
+	_, err = q.ExecContext(ctx, `UPDATE jobs SET state = 'running', lease_owner = ?, lease_until = ?, attempts = attempts + 1, updated_at = ?
+		WHERE job_id = ?`, owner, j.LeaseUntil, n, j.JobID)
+	if err != nil {
+		return j, fmt.Errorf("claim job %d: %w", j.JobID, err)
+	}
+	return j, nil
+}
+
+// ExtendLease renews a running job's lease; it fails with ErrNotFound if owner lost the lease.
+func ExtendLease(ctx context.Context, q Q, jobID int64, owner string, until time.Time) error {
+	res, err := q.ExecContext(ctx, `UPDATE jobs SET lease_until = ? WHERE job_id = ? AND state = 'running' AND lease_owner = ?`,
+		FormatTime(until), jobID, owner)
+	if err != nil {
+		return fmt.Errorf("extend lease of job %d: %w", jobID, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// FinishJob records a job's outcome, but only if owner still holds its lease: a worker whose
+// lease expired (and whose job another worker took over) must not write results.
+func FinishJob(ctx context.Context, q Q, jobID int64, owner, state string, errEnv json.RawMessage, notBefore, now string) error {
+	res, err := q.ExecContext(ctx, `UPDATE jobs SET state = ?, error = ?, not_before = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
+		WHERE job_id = ? AND state = 'running' AND lease_owner = ?`, state, nullRaw(errEnv), notBefore, now, jobID, owner)
+	if err != nil {
+		return fmt.Errorf("finish job %d: %w", jobID, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// GetJob reads one job.
+func GetJob(ctx context.Context, q Q, jobID int64) (Job, error) {
+	j, err := scanJob(q.QueryRowContext(ctx, `SELECT `+jobCols+` FROM jobs WHERE job_id = ?`, jobID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return j, ErrNotFound
+	}
+	if err != nil {
+		return j, fmt.Errorf("get job: %w", err)
+	}
+	return j, nil
+}
+
+// JobsOf lists a document's jobs, newest first.
+func JobsOf(ctx context.Context, q Q, documentID string) ([]Job, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+jobCols+` FROM jobs WHERE document_id = ? ORDER BY job_id DESC LIMIT 50`, documentID)
+	if err != nil {
+		return nil, fmt.Errorf("jobs of %s: %w", documentID, err)
+	}
+	defer rows.Close()
+	out := []Job{}
+	for rows.Next() {
+		j, err := scanJob(rows)
+		if err != nil {
+			return nil, fmt.Errorf("scan job: %w", err)
+		}
+		out = append(out, j)
+	}
+	return out, rows.Err()
+}
+
+// CancelJobs marks a document's queued jobs for other versions as skipped (superseded).
+func CancelJobs(ctx context.Context, q Q, documentID, keepPayloadID, now string) error {
+	_, err := q.ExecContext(ctx, `UPDATE jobs SET state = 'skipped', error = '{"error":{"code":"SUPERSEDED","message":"a newer version of the file replaced this one"}}',
+		updated_at = ? WHERE document_id = ? AND payload_id != ? AND state = 'queued'`, now, documentID, keepPayloadID)
+	if err != nil {
+		return fmt.Errorf("cancel jobs of %s: %w", documentID, err)
+	}
+	return nil
+}
+
+// JobCounts counts jobs by state.
+func JobCounts(ctx context.Context, q Q) (map[string]int, error) {
+	rows, err := q.QueryContext(ctx, `SELECT state, count(*) FROM jobs GROUP BY state`)
+	if err != nil {
+		return nil, fmt.Errorf("count jobs: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var s string
+		var n int
+		if err := rows.Scan(&s, &n); err != nil {
+			return nil, fmt.Errorf("count jobs: %w", err)
+		}
+		out[s] = n
+	}
+	return out, rows.Err()
+}
+
+// NextDue is when the earliest queued job becomes runnable ("" if none is queued).
+func NextDue(ctx context.Context, q Q) (string, error) {
+	var s sql.NullString
+	if err := q.QueryRowContext(ctx, `SELECT min(not_before) FROM jobs WHERE state = 'queued'`).Scan(&s); err != nil {
+		return "", fmt.Errorf("next due job: %w", err)
+	}
+	return s.String, nil
+}
+
+// AddWatchRoot records a watched folder.
+func AddWatchRoot(ctx context.Context, q Q, path, now string) (bool, error) {
+	res, err := q.ExecContext(ctx, `INSERT INTO watch_roots(path, added_at) VALUES (?, ?) ON CONFLICT DO NOTHING`, path, now)
+	if err != nil {
+		return false, fmt.Errorf("add watch root: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
+}
+
+// RemoveWatchRoot forgets a watched folder.
+func RemoveWatchRoot(ctx context.Context, q Q, path string) (bool, error) {
+	res, err := q.ExecContext(ctx, `DELETE FROM watch_roots WHERE path = ?`, path)
+	if err != nil {
+		return false, fmt.Errorf("remove watch root: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
+}
+
+// WatchRoots lists watched folders in path order.
+func WatchRoots(ctx context.Context, q Q) ([]string, error) {
+	rows, err := q.QueryContext(ctx, `SELECT path FROM watch_roots ORDER BY path`)
+	if err != nil {
+		return nil, fmt.Errorf("list watch roots: %w", err)
+	}
+	defer rows.Close()
+	out := []string{}
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, fmt.Errorf("list watch roots: %w", err)
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
