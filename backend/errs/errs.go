@@ -24,6 +24,10 @@ const (
 	DBInsertFailed          = "DB_INSERT_FAILED"
 	DBQueryFailed           = "DB_QUERY_FAILED"
 	Internal                = "INTERNAL_ERROR"
+	UnsupportedFileType     = "UNSUPPORTED_FILE_TYPE"
+	AnalysisFailed          = "ANALYSIS_FAILED"
+	FileTooLarge            = "FILE_TOO_LARGE"
+	FileNotFound            = "FILE_NOT_FOUND"
 )
 
 // Error is the one error type transports render. It satisfies error and unwraps to its cause,
