@@ -1,0 +1,222 @@
+package watch
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+func TestBuiltinRules(t *testing.T) {
+	t.Parallel()
+	ig := NewIgnorer("/data/strata")
+	for _, tc := range []struct {
+		path  string
+		isDir bool
+		want  bool
+	}{
+		{"/r/.git", true, true},
+		{"/r/node_modules", true, true},
+		{"/r/node_modules", false, false}, // a file of that name is content
+		{"/r/.hidden", false, true},
+		{"/r/.config", true, true},
+		{"/r/notes.txt~", false, true},
+		{"/r/x.tmp", false, true},
+		{"/r/x.TMP", false, true},
+		{"/r/.x.swp", false, true},
+		{"/r/x.swo", false, true},
+		{"/r/x.swx", false, true},
+		{"/r/#x.org#", false, true},
+		{"/r/#", false, false},
+		{"/r/x.part", false, true},
+		{"/r/x.crdownload", false, true},
+		{"/r/4913", false, true},
+		{"/r/.DS_Store", false, true},
+		{"/r/Thumbs.db", false, true},
+		{"/r/thumbs.db", false, true},
+		{"/r/~$budget.xlsx", false, true},
+		{"/r/x.txt___jb_tmp___", false, true},
+		{"/data/strata", true, true},
+		{"/data/strata/strata.db", false, true},
+		{"/data/strata-other/x", false, false},
+		{"/r/notes.md", false, false},
+		{"/r/tmp", true, false},
+		{"/r/x.tmp", true, false}, // temp rules are for files
+		{"/r/4913.txt", false, false},
+	} {
+		if got := ig.Ignored(tc.path, tc.isDir); got != tc.want {
+			t.Errorf("Ignored(%q, dir=%v) = %v, want %v", tc.path, tc.isDir, got, tc.want)
+		}
+	}
+}
+
+func TestStrataignorePatterns(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	write(t, filepath.Join(root, IgnoreFileName), `
+# comment
+*.log
+!important.log
+build/
+/anchored.txt
+docs/*.pdf
+**/cache/**
+a/**/z.txt
+file?.csv
+[Tt]emp*
+\#literal
+\!bang
+trailing   
+spaced\ 
+!.github/
+`)
+	write(t, filepath.Join(root, "sub", IgnoreFileName), "!keep.log\nlocal.txt\n/rooted.md\n")
+	ig := NewIgnorer()
+	j := func(p ...string) string { return filepath.Join(append([]string{root}, p...)...) }
+	for _, tc := range []struct {
+		path  string
+		isDir bool
+		want  bool
+	}{
+		{j("x.log"), false, true},
+		{j("deep", "er", "x.log"), false, true},
+		{j("important.log"), false, false},
+		{j("build"), true, true},
+		{j("src", "build"), true, true},
+		{j("build"), false, false}, // trailing slash: directories only
+		{j("anchored.txt"), false, true},
+		{j("sub", "anchored.txt"), false, false},
+		{j("docs", "a.pdf"), false, true},
+		{j("docs", "deeper", "a.pdf"), false, false},
+		{j("x", "cache", "y"), false, true},
+		{j("x", "cache"), true, false}, // trailing /** matches inside, not the directory
+		{j("a", "z.txt"), false, true},
+		{j("a", "b", "c", "z.txt"), false, true},
+		{j("file1.csv"), false, true},
+		{j("file10.csv"), false, false},
+		{j("Temporary.md"), false, true},
+		{j("temp"), true, true},
+		{j("#literal"), false, true},
+		{j("!bang"), false, true},
+		{j("trailing"), false, true},
+		{j("spaced "), false, true},
+		{j(".github"), true, false}, // a built-in default brought back
+		{j(".gitignore"), false, true},
+		{j("sub", "keep.log"), false, false}, // deeper file wins
+		{j("sub", "other.log"), false, true},
+		{j("sub", "local.txt"), false, true},
+		{j("local.txt"), false, false},
+		{j("sub", "rooted.md"), false, true},
+		{j("sub", "x", "rooted.md"), false, false},
+		{j("readme.md"), false, false},
+	} {
+		if got := ig.Ignored(tc.path, tc.isDir); got != tc.want {
+			rel, _ := filepath.Rel(root, tc.path)
+			t.Errorf("Ignored(%q, dir=%v) = %v, want %v", rel, tc.isDir, got, tc.want)
+		}
+	}
+
+	if !ig.IgnoredUnder(root, j("build", "out", "a.txt"), false) {
+		t.Error("IgnoredUnder: file inside an ignored directory not ignored")
+	}
+	if ig.IgnoredUnder(root, j("src", "a.txt"), false) {
+		t.Error("IgnoredUnder: plain file ignored")
+	}
+	if ig.IgnoredUnder(root, root, true) {
+		t.Error("IgnoredUnder: the root itself ignored")
+	}
+}
+
+func TestWalk(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	outside := t.TempDir()
+	for _, f := range []string{"a.txt", "sub/b.md", ".git/config", "node_modules/x/y.js", "sub/c.tmp", "skip/d.txt"} {
+		write(t, filepath.Join(root, f), "x")
+	}
+	write(t, filepath.Join(root, IgnoreFileName), "skip/\n")
+	write(t, filepath.Join(outside, "linked.txt"), "x")
+	must(t, os.Symlink(outside, filepath.Join(root, "outside")))                         // followed
+	must(t, os.Symlink(filepath.Join(root, "sub"), filepath.Join(root, "sub-again")))    // inside: not
+	must(t, os.Symlink(root, filepath.Join(root, "sub", "loop")))                        // loop
+	must(t, os.Symlink(filepath.Join(root, "a.txt"), filepath.Join(root, "a-link.txt"))) // file link
+	must(t, os.Symlink(filepath.Join(root, "gone"), filepath.Join(root, "dangling")))
+	must(t, os.Symlink("self", filepath.Join(root, "self"))) // ELOOP
+
+	var got []string
+	err := Walk(context.Background(), root, nil, func(p string, info fs.FileInfo) error {
+		rel, _ := filepath.Rel(root, p)
+		got = append(got, filepath.ToSlash(rel))
+		if !info.Mode().IsRegular() {
+			t.Errorf("%s: not a regular file info", rel)
+		}
+		return nil
+	})
+	want := []string{"a-link.txt", "a.txt", "outside/linked.txt", "sub/b.md"}
+	if !slices.Equal(got, want) {
+		t.Errorf("visited %v, want %v", got, want)
+	}
+	var se *SkipError
+	if !errors.As(err, &se) {
+		t.Fatalf("Walk = %v, want a *SkipError", err)
+	}
+	skipped := map[string]error{}
+	for _, s := range se.Skipped {
+		rel, _ := filepath.Rel(root, s.Path)
+		skipped[filepath.ToSlash(rel)] = s.Err
+	}
+	if !errors.Is(skipped["sub/loop"], ErrSymlinkLoop) || !errors.Is(skipped["self"], ErrSymlinkLoop) {
+		t.Errorf("loops not reported as ErrSymlinkLoop: %v", skipped)
+	}
+	if skipped["dangling"] == nil || len(skipped) != 3 {
+		t.Errorf("skipped = %v, want sub/loop, self, dangling", skipped)
+	}
+
+	// fn can stop the walk, cleanly with fs.SkipAll, or with its own error.
+	n := 0
+	must(t, Walk(context.Background(), filepath.Join(root, "sub"), nil, func(string, fs.FileInfo) error {
+		n++
+		return fs.SkipAll
+	}))
+	boom := errors.New("boom")
+	if err := Walk(context.Background(), root, nil, func(string, fs.FileInfo) error { return boom }); !errors.Is(err, boom) {
+		t.Errorf("Walk = %v, want boom", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := Walk(ctx, root, nil, func(string, fs.FileInfo) error { return nil }); !errors.Is(err, context.Canceled) {
+		t.Errorf("Walk(cancelled) = %v", err)
+	}
+	if err := Walk(context.Background(), filepath.Join(root, "missing"), nil, nil); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Walk(missing) = %v", err)
+	}
+}
+
+// A .strataignore edited between two walks is re-read (that is how polling and reconciliation
+// see it without notifications).
+func TestWalkRereadsChangedStrataignore(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	write(t, filepath.Join(root, "a.log"), "x")
+	write(t, filepath.Join(root, "b.txt"), "x")
+	ig := NewIgnorer()
+	count := func() int {
+		n := 0
+		must(t, Walk(context.Background(), root, ig, func(string, fs.FileInfo) error { n++; return nil }))
+		return n
+	}
+	if n := count(); n != 2 {
+		t.Fatalf("walk 1: %d files", n)
+	}
+	write(t, filepath.Join(root, IgnoreFileName), "*.log\n")
+	if n := count(); n != 1 {
+		t.Fatalf("walk after adding .strataignore: %d files", n)
+	}
+	must(t, os.Remove(filepath.Join(root, IgnoreFileName)))
+	if n := count(); n != 2 {
+		t.Fatalf("walk after removing .strataignore: %d files", n)
+	}
+}
