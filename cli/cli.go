@@ -32,6 +32,11 @@ type GUIFunc func(dataDir string) error
 
 type usageError struct{ error }
 
+// partialFailure: the command printed its results, and some items in them failed.
+type partialFailure struct{ failed, total int }
+
+func (p partialFailure) Error() string { return fmt.Sprintf("%d of %d failed", p.failed, p.total) }
+
 type globals struct {
 	data    string
 	json    bool
@@ -50,6 +55,13 @@ func Main(ctx context.Context, args []string, stdio IO, gui GUIFunc) int {
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return 0
+	}
+	var pf partialFailure
+	if errors.As(err, &pf) {
+		if !g.json {
+			fmt.Fprintf(stdio.Err, "%d of %d file(s) failed\n", pf.failed, pf.total)
+		}
+		return 1
 	}
 	var ee *errs.Error
 	if errors.As(err, &ee) {
@@ -97,7 +109,8 @@ Run with no command to open the desktop window (in builds that have one).`,
 	root.PersistentFlags().StringVar(&g.data, "data", "", "data folder (default $STRATA_HOME, else ~/.local/share/strata)")
 	root.PersistentFlags().BoolVar(&g.json, "json", false, "print machine-readable JSON; errors print the error envelope to stderr")
 	root.PersistentFlags().BoolVarP(&g.verbose, "verbose", "v", false, "log to stderr")
-	root.AddCommand(ingestCmd(g), entityCmd(g), relCmd(g), statusCmd(g), versionCmd(g))
+	root.AddCommand(ingestCmd(g), entityCmd(g), relCmd(g), statusCmd(g), versionCmd(g),
+		documentsCmd(g), documentCmd(g), retryCmd(g), watchCmd(g), serveCmd(g))
 	return root
 }
 
@@ -161,9 +174,10 @@ func exactArgs(n int, names string) cobra.PositionalArgs {
 
 func ingestCmd(g *globals) *cobra.Command {
 	var kind string
+	var wait bool
 	cmd := &cobra.Command{
-		Use:   "ingest [--kind K] -",
-		Short: "Store one JSON object read from stdin (text, a payload, or data matching a spec)",
+		Use:   "ingest [--kind K] - | ingest [--wait] PATH...",
+		Short: "Store files and folders, or one JSON object read from stdin",
 		Long: `Reads one JSON object from stdin and stores it through Strata's one write path.
 
 Shapes (detected when --kind is not given):
@@ -171,16 +185,29 @@ Shapes (detected when --kind is not given):
   {"capability_id": "strata:store_invoice:v1", "body": {…}, "provenance": {"source_refs": [], "extracted_at": "…", "extractor_version": "…"}}
   bare JSON matching a capability, e.g. {"invoice_number": "INV-1", "vendor_name": "Acme", …}
 
-Kinds: auto, content, payload, extract-file, or a capability ID.`,
+Kinds: auto, content, payload, extract-file, or a capability ID.
+
+With paths instead of -, registers files and folders (recursively, skipping .git, node_modules,
+hidden and temporary files and .strataignore patterns). --wait processes their analysis here and
+returns when every phase is done, failed or skipped.`,
 		Example: `  echo '{"text": "Call Acme about the Q3 invoice", "tags": ["acme"]}' | strata ingest -
-  strata ingest --kind strata:store_note:v1 - < note.json`,
+  strata ingest --kind strata:store_note:v1 - < note.json
+  strata ingest --wait ~/Documents/invoices report.pdf`,
 		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) > 1 || (len(args) == 1 && args[0] != "-") {
-				return usageError{errors.New("ingest reads JSON from stdin: pass - (or nothing)")}
+			for _, a := range args {
+				if a == "-" && len(args) > 1 {
+					return usageError{errors.New("pass either - (JSON on stdin) or paths, not both")}
+				}
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 && args[0] != "-" {
+				if kind != "" {
+					return usageError{errors.New("--kind applies to JSON on stdin, not to paths")}
+				}
+				return ingestPaths(g, cmd, args, wait)
+			}
 			data, err := io.ReadAll(io.LimitReader(g.io.In, 64<<20))
 			if err != nil {
 				return errs.Wrap(errs.Validation, err, "cannot read stdin")
@@ -208,6 +235,7 @@ Kinds: auto, content, payload, extract-file, or a capability ID.`,
 		},
 	}
 	cmd.Flags().StringVar(&kind, "kind", "", "input kind: auto, content, payload, extract-file or a capability ID")
+	cmd.Flags().BoolVar(&wait, "wait", false, "with paths: wait until every phase is done, failed or skipped")
 	return cmd
 }
 

@@ -86,12 +86,16 @@ func TestExitCodesAndEnvelopes(t *testing.T) {
 	}
 	// Usage errors: exit 2.
 	for _, args := range [][]string{
-		{"entity", "get"}, {"entity", "bogus"}, {"frobnicate"}, {"ingest", "file.json"}, {"status", "--nope"},
+		{"entity", "get"}, {"entity", "bogus"}, {"frobnicate"}, {"ingest", "-", "file.json"}, {"ingest", "--kind", "content", "a.md"}, {"status", "--nope"},
 		{"rel", "create", "PART_OF"}, {"entity", "list", "--limit", "many"},
 	} {
 		if r := strata(t, dir, "", args...); r.code != 2 || r.err == "" {
 			t.Errorf("%v: want exit 2, got %+v", args, r)
 		}
+	}
+	// A path that fails: its result is printed, and the exit code is 1.
+	if r := strata(t, dir, "", "ingest", "no-such-file.md"); r.code != 1 || !strings.Contains(r.out, "FILE_NOT_FOUND") {
+		t.Errorf("missing file: %+v", r)
 	}
 	// Without a GUI, no command prints help and exits 0.
 	if r := strata(t, dir, ""); r.code != 0 || !strings.Contains(r.out, "Available Commands") {

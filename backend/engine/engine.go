@@ -13,12 +13,14 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/ingest"
 	"github.com/strata-app/strata/backend/spec"
 	"github.com/strata-app/strata/backend/store"
+	"github.com/strata-app/strata/backend/watch"
 	"github.com/strata-app/strata/specs"
 )
 
@@ -33,6 +35,12 @@ type Config struct {
 	Specs []spec.Source
 	// Now is the clock (tests); nil is time.Now.
 	Now func() time.Time
+	// MaxFileBytes limits one file (0 = 200 MB).
+	MaxFileBytes int64
+	// Workers is the number of job workers (0 = 2); JobLease how long a claimed job is held
+	// before another process may take it over (0 = 60 s).
+	Workers  int
+	JobLease time.Duration
 }
 
 // Engine is an open data folder.
@@ -42,7 +50,11 @@ type Engine struct {
 	db     *store.DB
 	specs  *spec.Registry
 	ingest *ingest.Ingester
+	runner *ingest.Runner
 	now    func() time.Time
+
+	mu      sync.Mutex
+	watcher *watch.Watcher // set while Serve runs
 }
 
 // DefaultDataDir is $STRATA_HOME, else the OS user data folder (~/.local/share/strata on Linux).
@@ -109,8 +121,9 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 		return nil, errs.Wrap(errs.DBQueryFailed, err, "cannot open the database in %s", abs).
 			WithHint("another program may hold it, or the file may be damaged; check permissions and free space")
 	}
-	e := &Engine{cfg: cfg, log: cfg.Logger, db: db, specs: reg, now: cfg.Now,
-		ingest: &ingest.Ingester{DB: db, Specs: reg, Now: cfg.Now}}
+	in := &ingest.Ingester{DB: db, Specs: reg, Now: cfg.Now, MaxFileBytes: cfg.MaxFileBytes}
+	e := &Engine{cfg: cfg, log: cfg.Logger, db: db, specs: reg, now: cfg.Now, ingest: in,
+		runner: &ingest.Runner{In: in, Workers: cfg.Workers, Lease: cfg.JobLease, Log: cfg.Logger}}
 	e.log.Info("engine open", "data", abs, "capabilities", len(reg.Capabilities), "entity_types", len(reg.EntityTypes))
 	return e, nil
 }
@@ -136,6 +149,9 @@ type IngestResult = ingest.Result
 // capability ID; data is one JSON object.
 func (e *Engine) Ingest(ctx context.Context, kind string, data json.RawMessage) (*IngestResult, error) {
 	res, err := e.ingest.Ingest(ctx, kind, data)
+	if res != nil && res.InputKind == ingest.KindExtractFile {
+		e.runner.Wake()
+	}
 	if err != nil {
 		ee := errs.As(err)
 		if ee.Code == errs.DBInsertFailed || ee.Code == errs.Internal {

@@ -28,6 +28,7 @@ const (
 	AnalysisFailed          = "ANALYSIS_FAILED"
 	FileTooLarge            = "FILE_TOO_LARGE"
 	FileNotFound            = "FILE_NOT_FOUND"
+	FileUnreadable          = "FILE_UNREADABLE"
 )
 
 // Error is the one error type transports render. It satisfies error and unwraps to its cause,
@@ -105,4 +106,14 @@ type Envelope struct {
 func EnvelopeJSON(err error) []byte {
 	b, _ := json.Marshal(Envelope{Error: As(err)}) // only maps of JSON-able values; cannot fail
 	return b
+}
+
+// FromEnvelope parses a stored envelope back into an *Error (an unreadable one becomes
+// INTERNAL_ERROR rather than being dropped).
+func FromEnvelope(b []byte) *Error {
+	var env Envelope
+	if err := json.Unmarshal(b, &env); err != nil || env.Error == nil {
+		return &Error{Code: Internal, Message: "unreadable stored error"}
+	}
+	return env.Error
 }

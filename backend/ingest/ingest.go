@@ -61,9 +61,13 @@ type EntityRef struct {
 
 // Ingester writes plans into the store.
 type Ingester struct {
-	DB    *store.DB
-	Specs *spec.Registry
-	Now   func() time.Time
+	DB           *store.DB
+	Specs        *spec.Registry
+	Now          func() time.Time
+	MaxFileBytes int64 // 0 = DefaultMaxFileBytes
+	// AllowPath, when set, vets a file_path from ingest before it is read (transports that take
+	// paths from remote callers restrict them to allowed roots).
+	AllowPath func(path string) error
 }
 
 // Ingest classifies data, builds its plan and applies it.
@@ -83,9 +87,20 @@ func (in *Ingester) Ingest(ctx context.Context, kind string, data json.RawMessag
 		plan, err = planContent(in.Specs, data, now)
 	case KindPayload:
 		plan, err = planPayload(in.Specs, data, route.Capability, now)
-	default:
-		return nil, errs.New(errs.UnsupportedInputKind, "input kind %q is not supported yet", route.Kind).
-			WithHint("file extraction arrives with the file pipeline; send {\"text\": …} to store text now")
+	case KindExtractFile:
+		var fi fileInput
+		if err := strictDecode(data, &fi, "file input"); err != nil {
+			return nil, err
+		}
+		if strings.TrimSpace(fi.FilePath) == "" {
+			return nil, errs.New(errs.Validation, "file_path is empty").With("field", "file_path")
+		}
+		if in.AllowPath != nil {
+			if err := in.AllowPath(fi.FilePath); err != nil {
+				return nil, err
+			}
+		}
+		return in.RegisterFile(ctx, fi.FilePath, map[string]any{"source": fi.Source, "agent_id": fi.AgentID})
 	}
 	if err != nil {
 		return nil, err

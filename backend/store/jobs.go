@@ -46,11 +46,15 @@ func scanJob(sc interface{ Scan(...any) error }) (Job, error) {
 	return j, err
 }
 
-// EnqueueJob queues a phase of a document version; an existing job for the same version and
-// phase is left as it is (idempotent).
+// EnqueueJob queues a phase of a document version. A finished job for the same version and
+// phase (done, failed, skipped — e.g. a file changed and changed back, or a retry) is re-armed;
+// a queued or running one is left alone, so enqueueing is idempotent.
 func EnqueueJob(ctx context.Context, q Q, documentID, payloadID, phase, state, now string) error {
 	_, err := q.ExecContext(ctx, `INSERT INTO jobs(document_id, payload_id, phase, state, not_before, created_at, updated_at)
-		VALUES (?,?,?,?,?,?,?) ON CONFLICT(document_id, phase, payload_id) DO NOTHING`, documentID, payloadID, phase, state, now, now, now)
+		VALUES (?,?,?,?,?,?,?) ON CONFLICT(document_id, phase, payload_id) DO UPDATE SET
+			state = excluded.state, attempts = 0, not_before = excluded.not_before, error = NULL,
+			lease_owner = NULL, lease_until = NULL, updated_at = excluded.updated_at
+		WHERE jobs.state NOT IN ('queued', 'running')`, documentID, payloadID, phase, state, now, now, now)
 	if err != nil {
 		return fmt.Errorf("enqueue %s job: %w", phase, err)
 	}

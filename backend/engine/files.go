@@ -1,0 +1,205 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/strata-app/strata/backend/errs"
+	"github.com/strata-app/strata/backend/ingest"
+	"github.com/strata-app/strata/backend/store"
+	"github.com/strata-app/strata/backend/watch"
+)
+
+// Document is a stored document's row.
+type Document = store.Document
+
+// PathResult is the outcome for one file of a multi-path ingest: the ingest result, or the
+// error envelope that file got (the others continue).
+type PathResult struct {
+	Path   string          `json:"path"`
+	Result *IngestResult   `json:"result,omitempty"`
+	Error  *errs.Error     `json:"error,omitempty"`
+	Doc    *store.Document `json:"document,omitempty"`
+}
+
+// Ignorer is the shared rule set for what is never ingested (also used by the watcher).
+func (e *Engine) Ignorer() *watch.Ignorer { return watch.NewIgnorer(e.cfg.DataDir) }
+
+// IngestPaths registers files and folders (recursively, skipping what the ignore rules skip).
+// One bad file never stops the others: each path gets its own result or error.
+func (e *Engine) IngestPaths(ctx context.Context, paths []string) ([]PathResult, error) {
+	var out []PathResult
+	ig := e.Ignorer()
+	one := func(p string) {
+		res, err := e.ingest.RegisterFile(ctx, p, map[string]any{"source": "cli"})
+		pr := PathResult{Path: p, Result: res}
+		if err != nil {
+			pr.Error = errs.As(err)
+		}
+		out = append(out, pr)
+	}
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			out = append(out, PathResult{Path: p, Error: errs.New(errs.Validation, "cannot resolve %q", p)})
+			continue
+		}
+		st, err := os.Stat(abs)
+		if err != nil || !st.IsDir() {
+			one(abs)
+			continue
+		}
+		err = watch.Walk(ctx, abs, ig, func(path string, _ fs.FileInfo) error {
+			one(path)
+			return ctx.Err()
+		})
+		if err != nil && ctx.Err() == nil {
+			out = append(out, PathResult{Path: abs, Error: errs.Wrap(errs.FileUnreadable, err, "could not walk %s: %v", abs, err)})
+		}
+	}
+	e.runner.Wake()
+	return out, ctx.Err()
+}
+
+// Runner is the engine's job runner (workers are started by RunWorkers or Serve).
+func (e *Engine) Runner() *ingest.Runner { return e.runner }
+
+// RunWorkers processes jobs until ctx is cancelled; running jobs finish first.
+func (e *Engine) RunWorkers(ctx context.Context) error { return e.runner.Run(ctx) }
+
+// WaitDocuments blocks until every listed document has finished its phases (done, failed or
+// skipped), processing jobs in this process meanwhile, and returns their final rows.
+func (e *Engine) WaitDocuments(ctx context.Context, ids []string, progress func([]store.Document)) ([]store.Document, error) {
+	wctx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); _ = e.runner.Run(wctx) }() // stopped and awaited below
+	defer func() { stop(); <-done }()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		docs := make([]store.Document, 0, len(ids))
+		pending := 0
+		for _, id := range ids {
+			d, err := store.GetDocument(ctx, e.db.Reader(), id)
+			if err != nil {
+				return nil, queryErr(err, "documents")
+			}
+			if !settled(d) {
+				pending++
+			}
+			docs = append(docs, d)
+		}
+		if progress != nil {
+			progress(docs)
+		}
+		if pending == 0 {
+			return docs, nil
+		}
+		select {
+		case <-ctx.Done():
+			return docs, ctx.Err()
+		case <-tick.C:
+		}
+	}
+}
+
+func settled(d store.Document) bool {
+	busy := func(p string) bool { return p == "queued" || p == "running" || p == "pending" }
+	if d.Status == "failed" || d.Status == "removed" {
+		return true
+	}
+	return !busy(d.PhaseRegister) && !busy(d.PhaseAnalyze) && !(busy(d.PhaseSemantic) && d.PhaseAnalyze == "done")
+}
+
+// DocumentPage is a page of documents.
+type DocumentPage struct {
+	Documents []store.Document `json:"documents"`
+	Total     int              `json:"total"`
+	Limit     int              `json:"limit"`
+	Offset    int              `json:"offset"`
+}
+
+// ListDocuments pages through documents, optionally by status or path prefix.
+func (e *Engine) ListDocuments(ctx context.Context, status, pathPrefix string, limit, offset int) (*DocumentPage, error) {
+	limit, offset, err := pageLimit(limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	switch status {
+	case "", "registered", "analyzed", "semantic", "failed", "removed":
+	default:
+		return nil, errs.New(errs.Validation, "status %q is not registered, analyzed, semantic, failed or removed", status).With("field", "status")
+	}
+	list, total, err := store.ListDocuments(ctx, e.db.Reader(), store.DocumentFilter{Status: status, PathPrefix: pathPrefix, Limit: limit, Offset: offset})
+	if err != nil {
+		return nil, queryErr(err, "documents")
+	}
+	return &DocumentPage{Documents: list, Total: total, Limit: limit, Offset: offset}, nil
+}
+
+// DocumentDetail is a document with its chunks and jobs.
+type DocumentDetail struct {
+	store.Document
+	Chunks []store.Chunk `json:"chunks"`
+	Jobs   []store.Job   `json:"jobs"`
+}
+
+// GetDocument returns a document, its chunks (of the document holding the content, for a
+// duplicate) and its jobs.
+func (e *Engine) GetDocument(ctx context.Context, id string) (*DocumentDetail, error) {
+	d, err := store.GetDocument(ctx, e.db.Reader(), id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errs.New("DOCUMENT_NOT_FOUND", "document %s does not exist", id).With("document_id", id).
+			WithHint("list documents with `strata documents`")
+	}
+	if err != nil {
+		return nil, queryErr(err, "the document")
+	}
+	src := d.DocumentID
+	if d.DuplicateOf != "" {
+		src = d.DuplicateOf
+	}
+	chunks, err := store.ChunksOf(ctx, e.db.Reader(), src)
+	if err != nil {
+		return nil, queryErr(err, "chunks")
+	}
+	jobs, err := store.JobsOf(ctx, e.db.Reader(), d.DocumentID)
+	if err != nil {
+		return nil, queryErr(err, "jobs")
+	}
+	return &DocumentDetail{Document: d, Chunks: chunks, Jobs: jobs}, nil
+}
+
+// Retry registers a document's file again and re-queues its analysis (after a failure, or to
+// re-read a file with a newer reader).
+func (e *Engine) Retry(ctx context.Context, id string) (*IngestResult, error) {
+	d, err := store.GetDocument(ctx, e.db.Reader(), id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errs.New("DOCUMENT_NOT_FOUND", "document %s does not exist", id).With("document_id", id)
+	}
+	if err != nil {
+		return nil, queryErr(err, "the document")
+	}
+	if d.Kind != "file" || d.Path == "" {
+		return nil, errs.New(errs.Validation, "document %s is not a file; only files can be retried", id)
+	}
+	now := store.FormatTime(e.now())
+	err = e.db.WriteTx(ctx, func(tx *store.Tx) error {
+		// Forget the version so registration treats the file as changed and queues it again.
+		d.ContentHash, d.UpdatedAt = "", now
+		return store.UpdateDocument(ctx, tx, d)
+	})
+	if err != nil {
+		return nil, errs.Wrap(errs.DBInsertFailed, err, "could not reset %s", id)
+	}
+	res, err := e.ingest.RegisterFile(ctx, d.Path, map[string]any{"source": "retry"})
+	if err != nil {
+		return nil, errs.As(err)
+	}
+	e.runner.Wake()
+	return res, nil
+}

@@ -1,0 +1,222 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/strata-app/strata/backend/errs"
+	"github.com/strata-app/strata/backend/store"
+	"github.com/strata-app/strata/backend/watch"
+)
+
+// AddWatchRoot starts watching a folder: it is remembered in the store (so every Strata process
+// on this data folder watches it) and its files are registered now.
+func (e *Engine) AddWatchRoot(ctx context.Context, dir string) ([]PathResult, error) {
+	abs, err := e.checkRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	err = e.db.WriteTx(ctx, func(tx *store.Tx) error {
+		_, err := store.AddWatchRoot(ctx, tx, abs, store.FormatTime(e.now()))
+		return err
+	})
+	if err != nil {
+		return nil, errs.Wrap(errs.DBInsertFailed, err, "could not save the watched folder")
+	}
+	return e.IngestPaths(ctx, []string{abs})
+}
+
+func (e *Engine) checkRoot(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", errs.New(errs.Validation, "cannot resolve %q", dir)
+	}
+	st, err := os.Stat(abs)
+	switch {
+	case err != nil:
+		return "", errs.New(errs.FileNotFound, "%s does not exist or cannot be read", abs).With("path", abs)
+	case !st.IsDir():
+		return "", errs.New(errs.Validation, "%s is not a folder", abs).WithHint("ingest single files with `strata ingest FILE`")
+	}
+	data := e.cfg.DataDir
+	if abs == data || strings.HasPrefix(data+string(filepath.Separator), abs+string(filepath.Separator)) || strings.HasPrefix(abs, data+string(filepath.Separator)) {
+		return "", errs.New(errs.Validation, "%s contains or is inside Strata's data folder %s", abs, data).
+			WithHint("watch a folder that does not hold the data folder, or move the data folder with --data")
+	}
+	return abs, nil
+}
+
+// RemoveWatchRoot stops watching a folder. Its documents stay in the store.
+func (e *Engine) RemoveWatchRoot(ctx context.Context, dir string) (bool, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return false, errs.New(errs.Validation, "cannot resolve %q", dir)
+	}
+	var removed bool
+	err = e.db.WriteTx(ctx, func(tx *store.Tx) error {
+		removed, err = store.RemoveWatchRoot(ctx, tx, abs)
+		return err
+	})
+	if err != nil {
+		return false, errs.Wrap(errs.DBInsertFailed, err, "could not update the watched folders")
+	}
+	if !removed {
+		return false, errs.New(errs.Validation, "%s is not watched", abs).WithHint("see the watched folders with `strata watch list`")
+	}
+	return true, nil
+}
+
+// WatchRoots lists the watched folders.
+func (e *Engine) WatchRoots(ctx context.Context) ([]string, error) {
+	roots, err := store.WatchRoots(ctx, e.db.Reader())
+	if err != nil {
+		return nil, queryErr(err, "watched folders")
+	}
+	return roots, nil
+}
+
+// Reconcile brings the store in line with a folder after Strata was closed: new and changed
+// files are registered (a file whose size and mtime match the store is not even hashed) and
+// files that are gone are marked removed.
+func (e *Engine) Reconcile(ctx context.Context, root string) (registered, removed int, err error) {
+	known, err := store.FileDocumentsUnder(ctx, e.db.Reader(), root+string(filepath.Separator))
+	if err != nil {
+		return 0, 0, queryErr(err, "documents")
+	}
+	byPath := make(map[string]store.Document, len(known))
+	for _, d := range known {
+		byPath[d.Path] = d
+	}
+	seen := map[string]bool{}
+	err = watch.Walk(ctx, root, e.Ignorer(), func(path string, info fs.FileInfo) error {
+		seen[path] = true
+		if d, ok := byPath[path]; ok && d.Status != "failed" && d.Size == info.Size() && d.Mtime == store.FormatTime(info.ModTime()) {
+			return nil
+		}
+		if _, err := e.ingest.RegisterFile(ctx, path, map[string]any{"source": "reconcile"}); err == nil {
+			registered++
+		}
+		return ctx.Err()
+	})
+	if err != nil {
+		return registered, 0, err
+	}
+	for _, d := range known {
+		if !seen[d.Path] {
+			if _, err := os.Stat(d.Path); errors.Is(err, fs.ErrNotExist) {
+				if _, err := e.ingest.RemoveFile(ctx, d.Path); err == nil {
+					removed++
+				}
+			}
+		}
+	}
+	e.runner.Wake()
+	return registered, removed, nil
+}
+
+// ServeStatus is what a running Serve loop is doing.
+type ServeStatus struct {
+	Roots []watch.RootStatus `json:"roots"`
+}
+
+// Serve runs the headless loop that the desktop app also runs: it watches every watched
+// folder (reconciling each at start), turns settled file events into registrations and
+// removals, and runs the job workers. It returns when ctx is cancelled, after running jobs
+// and the watcher have stopped.
+func (e *Engine) Serve(ctx context.Context) error {
+	w, err := watch.New(watch.Options{Ignore: e.Ignorer(), Logger: e.log})
+	if err != nil {
+		return errs.Wrap(errs.Internal, err, "cannot start the file watcher")
+	}
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	wg.Add(2)
+	go func() { defer wg.Done(); _ = w.Run(ctx) }()
+	go func() { defer wg.Done(); _ = e.runner.Run(ctx) }()
+
+	syncRoots := func() {
+		roots, err := store.WatchRoots(ctx, e.db.Reader())
+		if err != nil {
+			e.log.Error("read watched folders", "err", err)
+			return
+		}
+		want := map[string]bool{}
+		for _, r := range roots {
+			want[r] = true
+		}
+		have := map[string]bool{}
+		for _, r := range w.Roots() {
+			have[r] = true
+			if !want[r] {
+				if err := w.Remove(r); err != nil {
+					e.log.Warn("stop watching", "root", r, "err", err)
+				}
+			}
+		}
+		for _, r := range roots {
+			if have[r] {
+				continue
+			}
+			if err := w.Add(r); err != nil {
+				e.log.Error("watch folder", "root", r, "err", err)
+				continue
+			}
+			// watch first, then reconcile: a change during the scan is also an event
+			wg.Add(1)
+			go func(r string) {
+				defer wg.Done()
+				reg, rem, err := e.Reconcile(ctx, r)
+				e.log.Info("reconciled", "root", r, "registered", reg, "removed", rem, "err", err)
+			}(r)
+		}
+	}
+	syncRoots()
+	tick := time.NewTicker(2 * time.Second) // watched folders added by other processes
+	defer tick.Stop()
+	e.mu.Lock()
+	e.watcher = w
+	e.mu.Unlock()
+	defer func() { e.mu.Lock(); e.watcher = nil; e.mu.Unlock() }()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+			syncRoots()
+		case ev, ok := <-w.Events():
+			if !ok {
+				return nil
+			}
+			switch ev.Op {
+			case watch.Removed:
+				if _, err := e.ingest.RemoveFile(ctx, ev.Path); err != nil {
+					e.log.Error("remove", "path", ev.Path, "err", err)
+				}
+			default:
+				if _, err := e.ingest.RegisterFile(ctx, ev.Path, map[string]any{"source": "watch"}); err != nil {
+					e.log.Info("register", "path", ev.Path, "code", errs.CodeOf(err))
+				}
+				e.runner.Wake()
+			}
+		}
+	}
+}
+
+// WatchStatus reports the running watcher's roots (empty when Serve is not running here).
+func (e *Engine) WatchStatus() []watch.RootStatus {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.watcher == nil {
+		return nil
+	}
+	return e.watcher.Status()
+}

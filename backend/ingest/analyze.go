@@ -1,0 +1,229 @@
+package ingest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/strata-app/strata/backend/errs"
+	"github.com/strata-app/strata/backend/extract"
+	"github.com/strata-app/strata/backend/heuristics"
+	"github.com/strata-app/strata/backend/ids"
+	"github.com/strata-app/strata/backend/store"
+)
+
+// errSuperseded means the document moved on to a newer version (or was removed) while its job
+// ran; the job is retired as skipped and its results are dropped.
+var errSuperseded = errors.New("superseded by a newer version")
+
+// ErrLeaseLost means another worker took the job over (this one was too slow or thought dead);
+// its results were not written.
+var ErrLeaseLost = errors.New("job lease lost")
+
+// Analyze is phase 2 for one job: read the file, check it is still the registered version,
+// extract text with structure, chunk it, find facts, and write chunks, observations and the
+// document's new state together with the job's completion — one transaction, only while the
+// lease is held — so a crash at any point leaves either the old state or the new one.
+func (in *Ingester) Analyze(ctx context.Context, job store.Job) error {
+	rq := in.DB.Reader()
+	doc, err := store.GetDocument(ctx, rq, job.DocumentID)
+	if err != nil {
+		return fmt.Errorf("analyze %s: %w", job.DocumentID, err)
+	}
+	now := store.FormatTime(in.Now())
+	if doc.PayloadID != job.PayloadID || doc.Status == "removed" {
+		return in.finish(ctx, job, store.JobSkipped, errs.New("SUPERSEDED", "a newer version of the file replaced this one"), nil)
+	}
+	pay, err := store.GetPayload(ctx, rq, job.PayloadID)
+	if err != nil {
+		return fmt.Errorf("analyze %s: payload: %w", job.DocumentID, err)
+	}
+	data, err := os.ReadFile(doc.Path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return errs.New(errs.FileNotFound, "%s was deleted before it could be analysed", doc.Path).With("path", doc.Path)
+		}
+		return errs.New(errs.FileUnreadable, "cannot read %s: %v", doc.Path, unwrapPathErr(err)).With("path", doc.Path).
+			WithHint("check the file's permissions, then retry")
+	}
+	sum := sha256.Sum256(data)
+	if !strings.Contains(string(pay.Body), hex.EncodeToString(sum[:])) {
+		// The file changed after it was registered: register the new bytes, retire this job.
+		if _, err := in.RegisterFile(ctx, doc.Path, map[string]any{"source": "file:changed"}); err != nil && errs.As(err).Code == errs.Internal {
+			return err
+		}
+		return in.finish(ctx, job, store.JobSkipped, errs.New("SUPERSEDED", "the file changed while queued; the new version is queued"), nil)
+	}
+	d, err := extract.Read(ctx, data, doc.Path, extract.Limits{MaxBytes: in.maxFileBytes()})
+	if err != nil {
+		return err
+	}
+	spans := extract.ChunkDocument(d, extract.ChunkOptions{})
+	chunks := make([]store.Chunk, len(spans))
+	for i, s := range spans {
+		chunks[i] = store.Chunk{ChunkID: ids.Chunk(doc.DocumentID, i, ids.Hash(s.Text)), DocumentID: doc.DocumentID, Ordinal: i, Text: s.Text,
+			Heading: s.Heading, ByteStart: s.ByteStart, ByteEnd: s.ByteEnd, LineStart: s.LineStart, LineEnd: s.LineEnd, Page: s.Page}
+	}
+	title := strings.TrimSpace(d.Title)
+	if title == "" {
+		title = filepath.Base(doc.Path)
+	}
+	entities, rels := in.observeContent(doc, pay.PayloadContentID, d, title, now)
+
+	return in.complete(ctx, job, func(tx *store.Tx) error {
+		// Re-read inside the transaction: the file may have been re-registered (a newer
+		// version) or removed while this job ran; then these results are stale.
+		cur, err := store.GetDocument(ctx, tx, doc.DocumentID)
+		if err != nil {
+			return err
+		}
+		if cur.PayloadID != job.PayloadID || cur.Status == "removed" {
+			return errSuperseded
+		}
+		doc = cur
+		doc.Title, doc.Mime, doc.Pages, doc.LastError, doc.UpdatedAt = title, d.Mime, len(d.Pages), nil, now
+		doc.Status, doc.PhaseAnalyze, doc.PhaseSemantic = "analyzed", "done", "skipped"
+		if len(chunks) == 0 {
+			doc.PhaseAnalyze = "skipped" // an empty file: registered, nothing to index
+		}
+		if err := store.DeleteChunks(ctx, tx, doc.DocumentID); err != nil {
+			return err
+		}
+		if err := store.InsertChunks(ctx, tx, chunks); err != nil {
+			return err
+		}
+		if err := store.UpdateDocument(ctx, tx, doc); err != nil {
+			return err
+		}
+		if err := writeObserved(ctx, tx, job.PayloadID, entities, rels, now); err != nil {
+			return err
+		}
+		// Semantic extraction needs a spec that matches and a local chat model; until then the
+		// phase is recorded as skipped with its reason, to be re-run when one appears.
+		return store.EnqueueJob(ctx, tx, doc.DocumentID, job.PayloadID, PhaseSemantic, store.JobSkipped, now)
+	})
+}
+
+// observeContent turns what phase 2 found into observations: one on the document (title, type,
+// format, facts found, each with its location) and entities for e-mail addresses (contacts)
+// and tags (concepts), which the document REFERS_TO.
+func (in *Ingester) observeContent(doc store.Document, contentID string, d *extract.Document, title, now string) ([]PlannedEntity, []store.Relationship) {
+	lines := lineIndex(d.Text)
+	findings := heuristics.Find(d.Text)
+	docType := heuristics.DocType(d.Kind, title, d.Text)
+	fields := map[string]any{"title": title, "doc_type": docType, "format": d.Kind, "mime": d.Mime, "chars": len(d.Text)}
+	if d.Language != "" {
+		fields["language"] = d.Language
+	}
+	if len(d.Pages) > 0 {
+		fields["pages"] = len(d.Pages)
+	}
+	var located []any
+	facts := map[string][]any{}
+	tags := map[string]int{} // tag → byte offset of first mention (-1: front matter)
+	emails := map[string]int{}
+	for _, t := range d.Tags {
+		if t = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(t), "#")); t != "" {
+			tags[t] = -1
+		}
+	}
+	for _, f := range findings {
+		loc := map[string]any{"kind": f.Kind, "value": f.Value, "byte_start": f.ByteStart, "byte_end": f.ByteEnd, "line": lines.line(f.ByteStart)}
+		if p := pageOf(d, f.ByteStart); p > 0 {
+			loc["page"] = p
+		}
+		located = append(located, loc)
+		switch f.Kind {
+		case "hashtag":
+			if _, ok := tags[f.Value]; !ok {
+				tags[f.Value] = f.ByteStart
+			}
+		case "email":
+			if _, ok := emails[f.Value]; !ok {
+				emails[f.Value] = f.ByteStart
+			}
+			facts["emails"] = append(facts["emails"], f.Value)
+		case "date":
+			facts["dates"] = append(facts["dates"], f.Value)
+		case "money":
+			facts["amounts"] = append(facts["amounts"], map[string]any{"amount": f.Amount, "currency": f.Currency})
+		case "url":
+			facts["urls"] = append(facts["urls"], f.Value)
+		}
+	}
+	for k, v := range facts {
+		fields[k] = ids.SortedSet(v)
+	}
+	var tagList []any
+	for t := range tags {
+		tagList = append(tagList, t)
+	}
+	if len(tagList) > 0 {
+		fields["tags"] = ids.SortedSet(tagList)
+	}
+	for k, v := range d.Meta {
+		if _, taken := fields[k]; !taken && k != "tags" {
+			fields["meta_"+k] = ids.Normalize(v)
+		}
+	}
+	version := contentID // observation IDs are per version of the file
+	docEnt := observation(in.docType(), doc.DocumentID, title, fields, 1, PriorityFile, "file:analyze", "analyze", version, now, doc.DocumentID,
+		map[string]any{"path": doc.Path, "findings": located})
+	out := []PlannedEntity{docEnt}
+	var rels []store.Relationship
+	link := func(pe PlannedEntity) {
+		out = append(out, pe)
+		rels = append(rels, store.Relationship{ID: ids.Relationship("REFERS_TO", docEnt.Entity.EntityID, pe.Entity.EntityID), RelationshipType: "REFERS_TO",
+			SourceEntityID: docEnt.Entity.EntityID, TargetEntityID: pe.Entity.EntityID})
+	}
+	span := func(off int) map[string]any {
+		if off < 0 {
+			return map[string]any{"path": doc.Path, "front_matter": true}
+		}
+		m := map[string]any{"path": doc.Path, "line": lines.line(off), "byte_start": off}
+		if p := pageOf(d, off); p > 0 {
+			m["page"] = p
+		}
+		return m
+	}
+	concept := in.Specs.EntityTypes[typeConcept]
+	for _, t := range sortedKeys(tags) {
+		link(observation(concept, ids.NormalizeKey(t), t, map[string]any{"name": t}, 1, PriorityFile, "file:analyze", "tag:"+t, version, now, doc.DocumentID, span(tags[t])))
+	}
+	if contact, ok := in.Specs.EntityTypes["person"]; ok {
+		for _, e := range sortedKeys(emails) {
+			link(observation(contact, e, e, map[string]any{"email": e}, 0.5, PriorityFile, "file:analyze", "email:"+e, version, now, doc.DocumentID, span(emails[e])))
+		}
+	}
+	return out, rels
+}
+
+type lineIdx []int
+
+func lineIndex(text string) lineIdx {
+	idx := lineIdx{0}
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			idx = append(idx, i+1)
+		}
+	}
+	return idx
+}
+
+// line is the 1-based line holding byte offset off.
+func (l lineIdx) line(off int) int { return sort.SearchInts(l, off+1) }
+
+func pageOf(d *extract.Document, off int) int {
+	for _, p := range d.Pages {
+		if off >= p.ByteStart && off < p.ByteEnd {
+			return p.Page
+		}
+	}
+	return 0
+}

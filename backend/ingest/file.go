@@ -1,0 +1,336 @@
+package ingest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"github.com/strata-app/strata/backend/errs"
+	"github.com/strata-app/strata/backend/extract"
+	"github.com/strata-app/strata/backend/ids"
+	"github.com/strata-app/strata/backend/spec"
+	"github.com/strata-app/strata/backend/store"
+)
+
+// DefaultMaxFileBytes is the default size limit for one file (200 MB).
+const DefaultMaxFileBytes = 200 << 20
+
+// Phases of a file (ADR-028): register is synchronous; analyze and semantic are durable jobs.
+const (
+	PhaseRegister = "register"
+	PhaseAnalyze  = "analyze"
+	PhaseSemantic = "semantic"
+)
+
+type fileInput struct {
+	FilePath        string `json:"file_path"`
+	Source          string `json:"source"`
+	AgentID         string `json:"agent_id"`
+	ClientRequestID string `json:"client_request_id"`
+}
+
+// maxFileBytes is the configured limit.
+func (in *Ingester) maxFileBytes() int64 {
+	if in.MaxFileBytes > 0 {
+		return in.MaxFileBytes
+	}
+	return DefaultMaxFileBytes
+}
+
+// RegisterFile is phase 1 for one path: stat, size limit, SHA-256, type sniffing, dedup by
+// content, the document row and its entity. It returns at once with the IDs and queues the
+// analyze job; a file that cannot be read is recorded as a failed document and the error is
+// returned as well, so a folder ingest lists it and moves on.
+func (in *Ingester) RegisterFile(ctx context.Context, path string, origin map[string]any) (*Result, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, errs.New(errs.Validation, "cannot resolve path %q", path).With("field", "file_path")
+	}
+	abs = filepath.Clean(abs)
+	st, err := os.Stat(abs) // follows symlinks; a loop is an error here
+	if err != nil {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, errs.New(errs.FileNotFound, "%s does not exist", abs).With("path", abs).WithHint("check the path; it may have been moved or deleted")
+		case isLoop(err):
+			return nil, in.failFile(ctx, abs, errs.New(errs.FileNotFound, "%s is a symlink loop", abs).With("path", abs).
+				WithHint("fix or remove the link"))
+		default:
+			return nil, in.failFile(ctx, abs, errs.New(errs.FileUnreadable, "cannot read %s: %v", abs, unwrapPathErr(err)).With("path", abs).
+				WithHint("check the file's permissions"))
+		}
+	}
+	if st.IsDir() {
+		return nil, errs.New(errs.Validation, "%s is a folder", abs).With("path", abs).
+			WithHint("ingest a folder with `strata ingest DIR` or watch it with `strata watch add DIR`")
+	}
+	if !st.Mode().IsRegular() {
+		return nil, errs.New(errs.UnsupportedFileType, "%s is not a regular file", abs).With("path", abs)
+	}
+	if st.Size() > in.maxFileBytes() {
+		return nil, in.failFile(ctx, abs, errs.New(errs.FileTooLarge, "%s is %d bytes; the limit is %d", abs, st.Size(), in.maxFileBytes()).
+			With("path", abs).With("file_size_bytes", st.Size()).With("max_size_bytes", in.maxFileBytes()).
+			WithHint("raise the limit with --max-file-size, or split the file"))
+	}
+	hash, head, size, err := hashFile(ctx, abs, in.maxFileBytes())
+	if err != nil {
+		return nil, in.failFile(ctx, abs, err)
+	}
+	kind, mime := extract.Sniff(head, abs)
+	if kind == "" {
+		return nil, in.failFile(ctx, abs, errs.New(errs.UnsupportedFileType, "%s is not a format Strata reads", filepath.Base(abs)).With("path", abs).
+			WithHint("Strata reads text, Markdown, HTML, PDF, DOCX, CSV, JSON and source code"))
+	}
+	now := in.Now().UTC()
+	nowS := store.FormatTime(now)
+	canon := ids.MustMarshal(map[string]any{"sha256": hash})
+	contentID := ids.PayloadContent("file", canon)
+	payloadID := ids.Payload(contentID)
+	if origin == nil {
+		origin = map[string]any{}
+	}
+	origin["path"], origin["mtime"], origin["size"] = abs, store.FormatTime(st.ModTime()), size
+	subID, err := ids.Submission()
+	if err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "could not make a submission ID")
+	}
+	res := &Result{InputKind: KindExtractFile, PayloadID: payloadID, PayloadContentID: contentID, PayloadSubmissionID: subID,
+		EntityIDs: []string{}, Entities: []EntityRef{}, RelationshipIDs: []string{}}
+	err = in.DB.WriteTx(ctx, func(tx *store.Tx) error {
+		_, created, err := store.InsertPayload(ctx, tx, store.Payload{PayloadID: payloadID, PayloadContentID: contentID, Kind: "file",
+			Body: canon, Origin: ids.MustMarshal(origin), CreatedAt: nowS})
+		if err != nil {
+			return err
+		}
+		if err := store.InsertSubmission(ctx, tx, store.Submission{SubmissionID: subID, PayloadID: payloadID, Created: created,
+			Origin: ids.MustMarshal(origin), CreatedAt: nowS}); err != nil {
+			return err
+		}
+		existing, err := store.DocumentByPath(ctx, tx, abs)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		have := err == nil
+		if have && existing.ContentHash == hash && existing.Status != "removed" && existing.Status != "failed" {
+			res.Created, res.Message = false, "Unchanged: this file is already stored"
+			return in.describe(res, existing)
+		}
+		same, err := store.DocumentsByHash(ctx, tx, hash)
+		if err != nil {
+			return err
+		}
+		for _, d := range same {
+			if d.DocumentID == existing.DocumentID {
+				continue
+			}
+			if _, statErr := os.Stat(d.Path); errors.Is(statErr, fs.ErrNotExist) {
+				return in.moveDocument(ctx, tx, d, existing, have, abs, st, nowS, res)
+			}
+		}
+		doc := existing
+		if !have {
+			doc = store.Document{DocumentID: ids.Document("file:" + abs), Kind: "file", Path: abs, CreatedAt: nowS}
+		}
+		doc.EntityID = ids.Entity(typeDocument, doc.DocumentID)
+		doc.PayloadID, doc.Title, doc.Mime, doc.Size, doc.Mtime, doc.ContentHash = payloadID, filepath.Base(abs), mime, size, store.FormatTime(st.ModTime()), hash
+		doc.Status, doc.PhaseRegister, doc.LastError, doc.UpdatedAt, doc.DuplicateOf, doc.Pages = "registered", "done", nil, nowS, "", 0
+		doc.PhaseAnalyze, doc.PhaseSemantic = "queued", "pending"
+		res.Created, res.Message = true, "Registered: analysis queued"
+		if len(same) > 0 { // the same bytes are already extracted at another path that still exists
+			doc.DuplicateOf, doc.Status, doc.PhaseAnalyze, doc.PhaseSemantic = same[0].DocumentID, "analyzed", "skipped", "skipped"
+			res.Created, res.Message = false, fmt.Sprintf("Duplicate: the same content is already stored as %s (%s)", same[0].DocumentID, same[0].Path)
+		}
+		if have {
+			err = store.UpdateDocument(ctx, tx, doc)
+		} else {
+			_, err = store.InsertDocument(ctx, tx, doc)
+		}
+		if err != nil {
+			return err
+		}
+		if err := store.CancelJobs(ctx, tx, doc.DocumentID, payloadID, nowS); err != nil {
+			return err
+		}
+		if doc.PhaseAnalyze == "queued" {
+			if err := store.EnqueueJob(ctx, tx, doc.DocumentID, payloadID, PhaseAnalyze, store.JobQueued, nowS); err != nil {
+				return err
+			}
+		}
+		fields := map[string]any{"path": abs, "name": filepath.Base(abs), "size": size, "mime": mime, "format": kind, "sha256": hash,
+			"mtime": store.FormatTime(st.ModTime()), "kind": "file"}
+		if doc.DuplicateOf != "" {
+			fields["duplicate_of"] = doc.DuplicateOf
+		}
+		pe := observation(in.docType(), doc.DocumentID, filepath.Base(abs), fields, 1, PriorityFile, "file:register", "register", contentID+"|"+abs,
+			nowS, doc.DocumentID, map[string]any{"path": abs})
+		if err := writeObserved(ctx, tx, payloadID, []PlannedEntity{pe}, nil, nowS); err != nil {
+			return err
+		}
+		return in.describe(res, doc)
+	})
+	if err != nil {
+		if e := (*errs.Error)(nil); errors.As(err, &e) {
+			return nil, e
+		}
+		return nil, errs.Wrap(errs.DBInsertFailed, err, "could not register %s", abs).WithHint("nothing was written; retry")
+	}
+	return res, nil
+}
+
+// PriorityFile is the source priority of what Strata reads from a file itself.
+const PriorityFile = 40
+
+func (in *Ingester) docType() *spec.EntityType { return in.Specs.EntityTypes[typeDocument] }
+
+func (in *Ingester) describe(res *Result, d store.Document) error {
+	res.DocumentID = d.DocumentID
+	res.Phases = map[string]string{PhaseRegister: d.PhaseRegister, PhaseAnalyze: d.PhaseAnalyze, PhaseSemantic: d.PhaseSemantic}
+	if d.EntityID != "" {
+		res.EntityIDs = []string{d.EntityID}
+		res.Entities = []EntityRef{{EntityID: d.EntityID, EntityType: typeDocument, Name: filepath.Base(d.Path)}}
+	}
+	return nil
+}
+
+// moveDocument handles a file whose bytes match a document whose old path is gone: the document
+// keeps its ID, chunks and history, and only its path changes.
+func (in *Ingester) moveDocument(ctx context.Context, tx *store.Tx, d, occupant store.Document, occupied bool, abs string, st os.FileInfo, now string, res *Result) error {
+	if occupied { // a stale (removed or failed) document held this path: it gives the path up
+		occupant.Path, occupant.UpdatedAt = "", now
+		if occupant.Status != "removed" {
+			occupant.Status = "removed"
+		}
+		if err := store.UpdateDocument(ctx, tx, occupant); err != nil {
+			return err
+		}
+	}
+	old := d.Path
+	d.Path, d.Mtime, d.UpdatedAt = abs, store.FormatTime(st.ModTime()), now
+	if err := store.UpdateDocument(ctx, tx, d); err != nil {
+		return err
+	}
+	pe := observation(in.docType(), d.DocumentID, filepath.Base(abs), map[string]any{"path": abs, "name": filepath.Base(abs), "previous_path": old},
+		1, PriorityFile, "file:move", "move", d.PayloadID+"|"+abs+"|"+now, now, d.DocumentID, map[string]any{"path": abs})
+	if err := writeObserved(ctx, tx, d.PayloadID, []PlannedEntity{pe}, nil, now); err != nil {
+		return err
+	}
+	res.Created, res.Message, res.PayloadID = false, fmt.Sprintf("Moved: %s → %s (not extracted again)", old, abs), d.PayloadID
+	return in.describe(res, d)
+}
+
+// failFile records a file that could not be registered as a failed document (so the library
+// shows it with its error and hint) and returns the error.
+func (in *Ingester) failFile(ctx context.Context, abs string, cause error) error {
+	e := errs.As(cause)
+	now := store.FormatTime(in.Now())
+	env := errs.EnvelopeJSON(e)
+	err := in.DB.WriteTx(ctx, func(tx *store.Tx) error {
+		d, err := store.DocumentByPath(ctx, tx, abs)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			_, err = store.InsertDocument(ctx, tx, store.Document{DocumentID: ids.Document("file:" + abs), Kind: "file", Path: abs,
+				Title: filepath.Base(abs), Status: "failed", PhaseRegister: "failed", PhaseAnalyze: "skipped", PhaseSemantic: "skipped",
+				LastError: env, CreatedAt: now, UpdatedAt: now})
+			return err
+		case err != nil:
+			return err
+		}
+		d.Status, d.PhaseRegister, d.PhaseAnalyze, d.PhaseSemantic, d.LastError, d.UpdatedAt = "failed", "failed", "skipped", "skipped", env, now
+		if err := store.DeleteChunks(ctx, tx, d.DocumentID); err != nil {
+			return err
+		}
+		return store.UpdateDocument(ctx, tx, d)
+	})
+	if err != nil {
+		return errs.Wrap(errs.DBInsertFailed, err, "could not record the failure of %s", abs)
+	}
+	return e.With("document_id", ids.Document("file:"+abs))
+}
+
+// RemoveFile marks the document at path removed: its chunks leave the index; its observations
+// and history stay.
+func (in *Ingester) RemoveFile(ctx context.Context, path string) (string, error) {
+	abs, _ := filepath.Abs(path)
+	now := store.FormatTime(in.Now())
+	var id string
+	err := in.DB.WriteTx(ctx, func(tx *store.Tx) error {
+		d, err := store.DocumentByPath(ctx, tx, filepath.Clean(abs))
+		if errors.Is(err, store.ErrNotFound) || (err == nil && d.Status == "removed") {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		id = d.DocumentID
+		d.Status, d.UpdatedAt = "removed", now
+		if err := store.CancelJobs(ctx, tx, d.DocumentID, "", now); err != nil {
+			return err
+		}
+		if err := store.DeleteChunks(ctx, tx, d.DocumentID); err != nil {
+			return err
+		}
+		return store.UpdateDocument(ctx, tx, d)
+	})
+	if err != nil {
+		return "", errs.Wrap(errs.DBInsertFailed, err, "could not record the removal of %s", abs)
+	}
+	return id, nil
+}
+
+// hashFile streams the file through SHA-256 and keeps its first 4 KiB for sniffing.
+func hashFile(ctx context.Context, path string, limit int64) (string, []byte, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", nil, 0, errs.New(errs.FileNotFound, "%s disappeared while being read", path).With("path", path)
+		}
+		return "", nil, 0, errs.New(errs.FileUnreadable, "cannot read %s: %v", path, unwrapPathErr(err)).With("path", path).
+			WithHint("check the file's permissions")
+	}
+	defer f.Close()
+	h := sha256.New()
+	head := make([]byte, 4096)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return "", nil, 0, errs.New(errs.FileUnreadable, "cannot read %s: %v", path, unwrapPathErr(err)).With("path", path)
+	}
+	head = head[:n]
+	h.Write(head)
+	rest, err := io.Copy(h, io.LimitReader(ctxReader{ctx, f}, limit+1-int64(n)))
+	if err != nil {
+		return "", nil, 0, errs.New(errs.FileUnreadable, "cannot read %s: %v", path, unwrapPathErr(err)).With("path", path)
+	}
+	if size := int64(n) + rest; size > limit {
+		return "", nil, 0, errs.New(errs.FileTooLarge, "%s grew past the %d-byte limit while being read", path, limit).With("path", path)
+	}
+	return hex.EncodeToString(h.Sum(nil)), head, int64(n) + rest, nil
+}
+
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+func isLoop(err error) bool { return errors.Is(err, syscall.ELOOP) }
+
+func unwrapPathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

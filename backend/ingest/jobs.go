@@ -1,0 +1,260 @@
+package ingest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/strata-app/strata/backend/errs"
+	"github.com/strata-app/strata/backend/store"
+)
+
+// Runner executes durable jobs with a bounded pool of workers. Jobs are claimed with a lease
+// that a heartbeat renews; a worker that dies leaves a lease that expires, and the job is then
+// claimed again by any process on the folder. Results are written together with the job's
+// completion and only while the lease is held (Ingester.complete), so a job's effects happen
+// exactly once.
+type Runner struct {
+	In          *Ingester
+	Workers     int           // default 2
+	Lease       time.Duration // default 60s
+	Poll        time.Duration // how often idle workers look for work queued by other processes; default 500ms
+	MaxAttempts int           // retries for transient failures; default 5
+	Log         *slog.Logger
+
+	wake chan struct{}
+	once sync.Once
+}
+
+func (r *Runner) init() {
+	r.once.Do(func() {
+		if r.Workers <= 0 {
+			r.Workers = 2
+		}
+		if r.Lease <= 0 {
+			r.Lease = 60 * time.Second
+		}
+		if r.Poll <= 0 {
+			r.Poll = 500 * time.Millisecond
+		}
+		if r.MaxAttempts <= 0 {
+			r.MaxAttempts = 5
+		}
+		if r.Log == nil {
+			r.Log = slog.New(slog.DiscardHandler)
+		}
+		r.wake = make(chan struct{}, 1)
+	})
+}
+
+// Wake tells idle workers that work was queued.
+func (r *Runner) Wake() {
+	r.init()
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run works until ctx is cancelled, then lets running jobs finish (each within its lease) and
+// returns once every worker has stopped.
+func (r *Runner) Run(ctx context.Context) error { return r.run(ctx, false) }
+
+// RunUntilIdle works until no job is queued or due, then returns (used by one-shot commands).
+func (r *Runner) RunUntilIdle(ctx context.Context) error { return r.run(ctx, true) }
+
+func (r *Runner) run(ctx context.Context, untilIdle bool) error {
+	r.init()
+	owner := ownerID()
+	var wg sync.WaitGroup
+	for i := 0; i < r.Workers; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			r.worker(ctx, fmt.Sprintf("%s/%d", owner, i), untilIdle)
+		}(i)
+	}
+	wg.Wait()
+	return ctx.Err()
+}
+
+func (r *Runner) worker(ctx context.Context, owner string, untilIdle bool) {
+	for ctx.Err() == nil {
+		var job store.Job
+		err := r.In.DB.WriteTx(ctx, func(tx *store.Tx) error {
+			var err error
+			job, err = store.ClaimJob(ctx, tx, owner, r.In.Now(), r.Lease)
+			return err
+		})
+		if errors.Is(err, store.ErrNotFound) {
+			if untilIdle {
+				due, derr := store.NextDue(ctx, r.In.DB.Reader())
+				if derr != nil || due == "" {
+					return
+				}
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-r.wake:
+			case <-time.After(r.Poll):
+			}
+			continue
+		}
+		if err != nil {
+			if ctx.Err() == nil {
+				r.Log.Error("claim job", "err", err)
+				time.Sleep(r.Poll)
+			}
+			continue
+		}
+		r.runOne(ctx, job, owner)
+	}
+}
+
+// runOne runs a claimed job to its end. The job gets a context that outlives a shutdown
+// request (it finishes or its lease expires), and a heartbeat keeps its lease.
+func (r *Runner) runOne(parent context.Context, job store.Job, owner string) {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(parent))
+	defer cancel()
+	job.LeaseOwner = owner
+	var hb sync.WaitGroup
+	hb.Add(1)
+	go func() {
+		defer hb.Done()
+		t := time.NewTicker(r.Lease / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				err := r.In.DB.WriteTx(ctx, func(tx *store.Tx) error {
+					return store.ExtendLease(ctx, tx, job.JobID, owner, r.In.Now().Add(r.Lease))
+				})
+				if errors.Is(err, store.ErrNotFound) {
+					r.Log.Warn("job lease lost", "job", job.JobID)
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	err := r.handle(ctx, job)
+	if errors.Is(err, errSuperseded) {
+		err = r.In.finish(ctx, job, store.JobSkipped, errs.New("SUPERSEDED", "a newer version of the file replaced this one"), nil)
+	}
+	cancel()
+	hb.Wait()
+	if err == nil || errors.Is(err, ErrLeaseLost) {
+		return
+	}
+	r.fail(job, owner, err)
+}
+
+func (r *Runner) handle(ctx context.Context, job store.Job) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.Log.Error("job panicked", "job", job.JobID, "panic", p, "stack", string(debug.Stack()))
+			err = errs.New(errs.AnalysisFailed, "the reader crashed on this file").WithHint("the file may be damaged; this is worth reporting with the file")
+		}
+	}()
+	switch job.Phase {
+	case PhaseAnalyze:
+		return r.In.Analyze(ctx, job)
+	default:
+		return r.In.finish(ctx, job, store.JobSkipped, errs.New("UNSUPPORTED_PHASE", "no handler for phase %q", job.Phase), nil)
+	}
+}
+
+// permanent reports whether retrying cannot help.
+func permanent(code string) bool {
+	switch code {
+	case errs.UnsupportedFileType, errs.AnalysisFailed, errs.FileTooLarge, errs.FileNotFound, errs.Validation, errs.SpecInvalid:
+		return true
+	}
+	return false
+}
+
+// fail records a failed attempt: a transient failure is retried with exponential backoff up to
+// MaxAttempts; a permanent one marks the document's phase failed with the error envelope, and
+// its old chunks leave the index.
+func (r *Runner) fail(job store.Job, owner string, cause error) {
+	ctx := context.Background()
+	e := errs.As(cause)
+	env := errs.EnvelopeJSON(e)
+	now := r.In.Now()
+	retry := !permanent(e.Code) && job.Attempts < r.MaxAttempts
+	err := r.In.DB.WriteTx(ctx, func(tx *store.Tx) error {
+		state, notBefore := store.JobFailed, store.FormatTime(now)
+		if retry {
+			state, notBefore = store.JobQueued, store.FormatTime(now.Add(time.Duration(1<<min(job.Attempts, 8))*time.Second))
+		}
+		if err := store.FinishJob(ctx, tx, job.JobID, owner, state, env, notBefore, store.FormatTime(now)); err != nil {
+			return err
+		}
+		d, err := store.GetDocument(ctx, tx, job.DocumentID)
+		if err != nil {
+			return err
+		}
+		d.LastError, d.UpdatedAt = env, store.FormatTime(now)
+		if !retry && d.PayloadID == job.PayloadID {
+			d.Status = "failed"
+			if job.Phase == PhaseAnalyze {
+				d.PhaseAnalyze, d.PhaseSemantic = "failed", "skipped"
+				if err := store.DeleteChunks(ctx, tx, d.DocumentID); err != nil {
+					return err
+				}
+			} else {
+				d.PhaseSemantic = "failed"
+			}
+		}
+		return store.UpdateDocument(ctx, tx, d)
+	})
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		r.Log.Error("record job failure", "job", job.JobID, "err", err)
+	}
+	r.Log.Info("job failed", "job", job.JobID, "document", job.DocumentID, "code", e.Code, "retry", retry)
+}
+
+// complete writes a job's results and marks it done in one transaction, if the lease is held.
+func (in *Ingester) complete(ctx context.Context, job store.Job, write func(tx *store.Tx) error) error {
+	now := store.FormatTime(in.Now())
+	err := in.DB.WriteTx(ctx, func(tx *store.Tx) error {
+		if err := store.FinishJob(ctx, tx, job.JobID, job.LeaseOwner, store.JobDone, nil, now, now); err != nil {
+			return err
+		}
+		return write(tx)
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return ErrLeaseLost
+	}
+	return err
+}
+
+// finish ends a job without results (skipped), if the lease is held.
+func (in *Ingester) finish(ctx context.Context, job store.Job, state string, reason *errs.Error, _ json.RawMessage) error {
+	now := store.FormatTime(in.Now())
+	err := in.DB.WriteTx(ctx, func(tx *store.Tx) error {
+		return store.FinishJob(ctx, tx, job.JobID, job.LeaseOwner, state, errs.EnvelopeJSON(reason), now, now)
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return ErrLeaseLost
+	}
+	return err
+}
+
+func ownerID() string {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b) // crypto/rand never fails on supported platforms
+	host, _ := os.Hostname()
+	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(b))
+}

@@ -1,0 +1,347 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/strata-app/strata/backend/engine"
+	"github.com/strata-app/strata/backend/errs"
+	"github.com/strata-app/strata/backend/store"
+)
+
+// FilesResult is `strata ingest PATH...`'s answer: one entry per file.
+type FilesResult struct {
+	Documents []FileOutcome `json:"documents"`
+	Failed    int           `json:"failed"`
+}
+
+// FileOutcome is one file's document, phases and error.
+type FileOutcome struct {
+	Path       string            `json:"path"`
+	DocumentID string            `json:"document_id,omitempty"`
+	Status     string            `json:"status,omitempty"`
+	Phases     map[string]string `json:"phases,omitempty"`
+	Message    string            `json:"message,omitempty"`
+	Error      *errs.Error       `json:"error,omitempty"`
+}
+
+func ingestPaths(g *globals, cmd *cobra.Command, paths []string, wait bool) error {
+	var result *FilesResult
+	err := g.run(cmd, func(ctx context.Context, e *engine.Engine) (any, error) {
+		results, err := e.IngestPaths(ctx, paths)
+		if err != nil {
+			return nil, errs.As(err)
+		}
+		out := &FilesResult{Documents: []FileOutcome{}}
+		var ids []string
+		for _, r := range results {
+			o := FileOutcome{Path: r.Path, Error: r.Error}
+			if r.Result != nil {
+				o.DocumentID, o.Phases, o.Message = r.Result.DocumentID, r.Result.Phases, r.Result.Message
+				ids = append(ids, r.Result.DocumentID)
+			} else if r.Error != nil {
+				if id, ok := r.Error.Details["document_id"].(string); ok {
+					o.DocumentID = id
+				}
+				o.Status = "failed"
+			}
+			out.Documents = append(out.Documents, o)
+		}
+		if wait && len(ids) > 0 {
+			bar := newProgress(g.io.Err, !g.json && isTerminal(g.io.Err))
+			docs, err := e.WaitDocuments(ctx, ids, bar.update)
+			bar.done()
+			if err != nil {
+				return nil, errs.Wrap(errs.Internal, err, "stopped while waiting for analysis")
+			}
+			byID := map[string]store.Document{}
+			for _, d := range docs {
+				byID[d.DocumentID] = d
+			}
+			for i, o := range out.Documents {
+				if d, ok := byID[o.DocumentID]; ok {
+					o.Status = d.Status
+					o.Phases = map[string]string{"register": d.PhaseRegister, "analyze": d.PhaseAnalyze, "semantic": d.PhaseSemantic}
+					if len(d.LastError) > 0 && d.Status == "failed" {
+						o.Error = errs.FromEnvelope(d.LastError)
+					}
+					out.Documents[i] = o
+				}
+			}
+		}
+		for _, o := range out.Documents {
+			if o.Error != nil && o.Status == "failed" {
+				out.Failed++
+			}
+		}
+		result = out
+		return out, nil
+	}, func(w io.Writer, v any) {
+		r := v.(*FilesResult)
+		tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
+		fmt.Fprintln(tw, "DOCUMENT\tSTATUS\tREGISTER\tANALYZE\tSEMANTIC\tPATH")
+		for _, o := range r.Documents {
+			status := o.Status
+			if status == "" {
+				status = "registered"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", dash(o.DocumentID), status, dash(o.Phases["register"]), dash(o.Phases["analyze"]), dash(o.Phases["semantic"]), o.Path)
+		}
+		tw.Flush()
+		for _, o := range r.Documents {
+			if o.Error != nil {
+				fmt.Fprintf(w, "  %s: %s: %s\n", o.Path, o.Error.Code, o.Error.Message)
+				if o.Error.Hint != "" {
+					fmt.Fprintf(w, "    hint: %s\n", o.Error.Hint)
+				}
+			}
+		}
+		fmt.Fprintf(w, "%d file(s), %d failed\n", len(r.Documents), r.Failed)
+		if !wait {
+			fmt.Fprintln(w, "Analysis runs in the background of `strata serve` (or the app); add --wait to wait for it here.")
+		}
+	})
+	if err == nil && result != nil && result.Failed > 0 {
+		return partialFailure{failed: result.Failed, total: len(result.Documents)}
+	}
+	return err
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// progress draws one line per phase, rewritten in place, on a terminal.
+type progress struct {
+	w     io.Writer
+	on    bool
+	lines int
+}
+
+func newProgress(w io.Writer, on bool) *progress { return &progress{w: w, on: on} }
+
+func (p *progress) update(docs []store.Document) {
+	if !p.on {
+		return
+	}
+	total := len(docs)
+	count := func(phase func(store.Document) string) (done, failed int) {
+		for _, d := range docs {
+			switch phase(d) {
+			case "done", "skipped":
+				done++
+			case "failed":
+				failed++
+			}
+		}
+		return
+	}
+	if p.lines > 0 {
+		fmt.Fprintf(p.w, "\x1b[%dA", p.lines)
+	}
+	p.lines = 0
+	for _, ph := range []struct {
+		name string
+		get  func(store.Document) string
+	}{
+		{"register", func(d store.Document) string { return d.PhaseRegister }},
+		{"analyze ", func(d store.Document) string { return d.PhaseAnalyze }},
+		{"semantic", func(d store.Document) string { return d.PhaseSemantic }},
+	} {
+		done, failed := count(ph.get)
+		width := 30
+		filled := 0
+		if total > 0 {
+			filled = (done + failed) * width / total
+		}
+		fmt.Fprintf(p.w, "\r\x1b[K%s [%s%s] %d/%d", ph.name, strings.Repeat("█", filled), strings.Repeat("·", width-filled), done+failed, total)
+		if failed > 0 {
+			fmt.Fprintf(p.w, "  (%d failed)", failed)
+		}
+		fmt.Fprintln(p.w)
+		p.lines++
+	}
+}
+
+func (p *progress) done() {}
+
+func documentsCmd(g *globals) *cobra.Command {
+	var status, prefix string
+	var limit, offset int
+	cmd := &cobra.Command{
+		Use:   "documents [--status S] [--path PREFIX]",
+		Short: "List documents with their phases",
+		Args:  exactArgs(0, "no arguments"),
+		RunE: func(c *cobra.Command, _ []string) error {
+			return g.run(c, func(ctx context.Context, e *engine.Engine) (any, error) {
+				return e.ListDocuments(ctx, status, prefix, limit, offset)
+			}, func(w io.Writer, v any) {
+				p := v.(*engine.DocumentPage)
+				tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
+				fmt.Fprintln(tw, "DOCUMENT\tSTATUS\tANALYZE\tSEMANTIC\tTITLE\tPATH")
+				for _, d := range p.Documents {
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", d.DocumentID, d.Status, d.PhaseAnalyze, d.PhaseSemantic, clip(d.Title, 40), d.Path)
+				}
+				tw.Flush()
+				pageFooter(w, len(p.Documents), p.Total, p.Offset)
+			})
+		},
+	}
+	cmd.Flags().StringVar(&status, "status", "", "registered, analyzed, semantic, failed or removed")
+	cmd.Flags().StringVar(&prefix, "path", "", "only documents under this path")
+	pageFlags(cmd, &limit, &offset)
+	return cmd
+}
+
+func documentCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "document ID",
+		Short: "Show a document: metadata, phases, errors, chunks with line and page ranges",
+		Args:  exactArgs(1, "ID"),
+		RunE: func(c *cobra.Command, args []string) error {
+			return g.run(c, func(ctx context.Context, e *engine.Engine) (any, error) { return e.GetDocument(ctx, args[0]) },
+				func(w io.Writer, v any) {
+					d := v.(*engine.DocumentDetail)
+					fmt.Fprintf(w, "%s  %s\n", d.DocumentID, d.Title)
+					fmt.Fprintf(w, "path      %s\nmime      %s  (%d bytes", dash(d.Path), d.Mime, d.Size)
+					if d.Pages > 0 {
+						fmt.Fprintf(w, ", %d pages", d.Pages)
+					}
+					fmt.Fprintf(w, ")\nstatus    %s   register=%s analyze=%s semantic=%s\n", d.Status, d.PhaseRegister, d.PhaseAnalyze, d.PhaseSemantic)
+					if d.DuplicateOf != "" {
+						fmt.Fprintf(w, "same content as %s\n", d.DuplicateOf)
+					}
+					if len(d.LastError) > 0 {
+						e := errs.FromEnvelope(d.LastError)
+						fmt.Fprintf(w, "error     %s: %s\n", e.Code, e.Message)
+						if e.Hint != "" {
+							fmt.Fprintf(w, "hint      %s\n", e.Hint)
+						}
+					}
+					fmt.Fprintf(w, "\n%d chunks\n", len(d.Chunks))
+					for _, c := range d.Chunks {
+						loc := fmt.Sprintf("lines %d–%d", c.LineStart, c.LineEnd)
+						if c.Page > 0 {
+							loc = fmt.Sprintf("page %d, ", c.Page) + loc
+						}
+						fmt.Fprintf(w, "  #%d  %s  %s\n      %s\n", c.Ordinal, loc, c.Heading, clip(strings.Join(strings.Fields(c.Text), " "), 100))
+					}
+				})
+		},
+	}
+}
+
+func retryCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "retry ID",
+		Short: "Read a document's file again and re-queue its analysis",
+		Args:  exactArgs(1, "ID"),
+		RunE: func(c *cobra.Command, args []string) error {
+			return g.run(c, func(ctx context.Context, e *engine.Engine) (any, error) { return e.Retry(ctx, args[0]) },
+				func(w io.Writer, v any) {
+					r := v.(*engine.IngestResult)
+					fmt.Fprintf(w, "%s: %s\n", r.DocumentID, r.Message)
+				})
+		},
+	}
+}
+
+func watchCmd(g *globals) *cobra.Command {
+	cmd := group("watch", "Watch folders: their files are ingested and kept in sync while `strata serve` or the app runs")
+	add := &cobra.Command{
+		Use:   "add DIR",
+		Short: "Watch a folder (and register its files now)",
+		Args:  exactArgs(1, "DIR"),
+		RunE: func(c *cobra.Command, args []string) error {
+			return g.run(c, func(ctx context.Context, e *engine.Engine) (any, error) {
+				res, err := e.AddWatchRoot(ctx, args[0])
+				if err != nil {
+					return nil, err
+				}
+				n, failed := 0, 0
+				for _, r := range res {
+					n++
+					if r.Error != nil {
+						failed++
+					}
+				}
+				return map[string]any{"watching": args[0], "files": n, "failed": failed}, nil
+			}, func(w io.Writer, v any) {
+				m := v.(map[string]any)
+				fmt.Fprintf(w, "Watching %s: %d file(s) registered, %d could not be read.\n", m["watching"], m["files"], m["failed"])
+				fmt.Fprintln(w, "`strata serve` (or the app) analyses them and keeps the folder in sync.")
+			})
+		},
+	}
+	remove := &cobra.Command{
+		Use:   "remove DIR",
+		Short: "Stop watching a folder (its documents stay)",
+		Args:  exactArgs(1, "DIR"),
+		RunE: func(c *cobra.Command, args []string) error {
+			return g.run(c, func(ctx context.Context, e *engine.Engine) (any, error) {
+				_, err := e.RemoveWatchRoot(ctx, args[0])
+				return map[string]any{"removed": args[0]}, err
+			}, func(w io.Writer, v any) { fmt.Fprintf(w, "No longer watching %s.\n", v.(map[string]any)["removed"]) })
+		},
+	}
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List watched folders",
+		Args:  exactArgs(0, "no arguments"),
+		RunE: func(c *cobra.Command, _ []string) error {
+			return g.run(c, func(ctx context.Context, e *engine.Engine) (any, error) {
+				roots, err := e.WatchRoots(ctx)
+				return map[string]any{"roots": roots}, err
+			}, func(w io.Writer, v any) {
+				roots := v.(map[string]any)["roots"].([]string)
+				for _, r := range roots {
+					fmt.Fprintln(w, r)
+				}
+				if len(roots) == 0 {
+					fmt.Fprintln(w, "No watched folders. Add one with `strata watch add DIR`.")
+				}
+			})
+		},
+	}
+	cmd.AddCommand(add, remove, list)
+	return cmd
+}
+
+func serveCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "serve",
+		Short: "Run headless: watch folders and process jobs until interrupted",
+		Args:  exactArgs(0, "no arguments"),
+		RunE: func(c *cobra.Command, _ []string) error {
+			ctx := c.Context()
+			e, err := g.open(ctx)
+			if err != nil {
+				return err
+			}
+			defer e.Close()
+			roots, _ := e.WatchRoots(ctx)
+			fmt.Fprintf(g.io.Err, "strata serve: data %s, watching %d folder(s); Ctrl-C to stop\n", e.DataDir(), len(roots))
+			err = e.Serve(ctx)
+			fmt.Fprintln(g.io.Err, "strata serve: stopped")
+			return err
+		},
+	}
+}
