@@ -66,6 +66,7 @@ type root struct {
 	pending     map[string]*pend
 	queue       dueHeap
 	overflows   int
+	warned      map[string]string // path → last error logged for it
 
 	statusMu sync.Mutex
 	status   RootStatus
@@ -299,9 +300,23 @@ func (r *root) enterable(p string) bool {
 	}
 	follow, err := followDir(realPath(r.path), filepath.Dir(p), p)
 	if err != nil {
-		r.log.Warn("skipped while scanning", "path", p, "err", err)
+		r.warnOnce(p, "skipped while scanning", err)
 	}
 	return follow
+}
+
+// warnOnce logs a problem with a path once per distinct error, so that polling every few
+// seconds does not repeat the same warning forever.
+func (r *root) warnOnce(p, msg string, err error) {
+	text := err.Error()
+	if r.warned[p] == text {
+		return
+	}
+	if r.warned == nil {
+		r.warned = map[string]string{}
+	}
+	r.warned[p] = text
+	r.log.Warn(msg, "path", p, "err", err)
 }
 
 // stillSameDir reports whether the known directory at p is still there (same inode).
@@ -394,7 +409,14 @@ func (r *root) sync(ctx context.Context, dir string, record, force bool) error {
 			}
 			if r.fw != nil && !n.watched {
 				if err := r.addWatch(d); err != nil {
-					return err
+					if _, limit := limitAdvice(err); limit || d == r.path {
+						return err // the caller falls back to polling, or Add fails
+					}
+					// One folder that cannot be watched (no permission, gone in the
+					// meantime) must not cost the rest of the root. It is left out, and
+					// tried again on the next rescan.
+					r.warnOnce(d, "cannot watch this folder; its files are left out", err)
+					return errSkipDir
 				}
 				n.watched = true
 			}
@@ -413,7 +435,7 @@ func (r *root) sync(ctx context.Context, dir string, record, force bool) error {
 			return nil
 		},
 		onSkip: func(p string, err error) {
-			r.log.Warn("skipped while scanning", "path", p, "err", err)
+			r.warnOnce(p, "skipped while scanning", err)
 		},
 	}
 	var err error
@@ -564,10 +586,16 @@ func (r *root) mark(p string, force bool) {
 	r.schedule(p, force)
 }
 
-// fire looks at every path whose time has come.
+// fireBatch bounds how many paths one timer tick looks at. A burst of thousands of files comes
+// due at once; handing control back to the loop between batches keeps notifications flowing
+// (and the kernel queue from overflowing) while they are worked through. The timer is re-armed
+// at once for the rest.
+const fireBatch = 512
+
+// fire looks at the paths whose time has come, up to fireBatch of them.
 func (r *root) fire(ctx context.Context) {
 	now := time.Now()
-	for {
+	for range fireBatch {
 		next, ok := r.queue.peek()
 		if !ok || next.After(now) {
 			return

@@ -70,6 +70,9 @@ func Walk(ctx context.Context, root string, ig *Ignorer, fn func(path string, in
 	return nil
 }
 
+// errSkipDir from onDir leaves a directory out of the walk without ending it.
+var errSkipDir = errors.New("skip directory")
+
 // fileKey identifies a directory across the different paths that reach it. Where the system
 // has no inode numbers the resolved path stands in.
 type fileKey struct {
@@ -93,7 +96,7 @@ type walker struct {
 	ctx context.Context
 	ig  *Ignorer
 	// onDir is called for each directory before it is listed (the watcher adds its watch
-	// there, so nothing created during the listing is missed).
+	// there, so nothing created during the listing is missed); errSkipDir leaves it out.
 	onDir  func(dir string, key fileKey) error
 	onFile func(path string, info fs.FileInfo) error
 	onSkip func(path string, err error)
@@ -131,6 +134,9 @@ func (wk *walker) dir(dir string, key fileKey, top bool) error {
 	}
 	if wk.onDir != nil {
 		if err := wk.onDir(dir, key); err != nil {
+			if errors.Is(err, errSkipDir) {
+				return nil
+			}
 			return err
 		}
 	}

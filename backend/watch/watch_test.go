@@ -521,3 +521,27 @@ func TestNoGoroutineLeaks(t *testing.T) {
 		t.Error("second Run succeeded")
 	}
 }
+
+// A folder that cannot be watched for another reason (permissions) is left out with a
+// warning; the rest of the root is watched as usual.
+func TestUnwatchableFolderIsLeftOut(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	write(t, filepath.Join(root, "locked", "secret.txt"), "x")
+	opts := fast()
+	opts.hooks = &testHooks{addWatch: func(fw *fsnotify.Watcher, dir string) error {
+		if filepath.Base(dir) == "locked" {
+			return fmt.Errorf("inotify_add_watch: %w", syscall.EACCES)
+		}
+		return fw.Add(dir)
+	}}
+	h := start(t, opts, root)
+	if st := statusOf(t, h.w, root); st.Mode != ModeNotify || st.Files != 0 {
+		t.Errorf("status = %+v", st)
+	}
+	if log := h.logs.String(); !strings.Contains(log, "cannot watch this folder") || !strings.Contains(log, "locked") {
+		t.Errorf("no warning naming the folder:\n%s", log)
+	}
+	write(t, filepath.Join(root, "open.txt"), "x")
+	h.expect(root, "+open.txt")
+}
