@@ -1,0 +1,425 @@
+package heuristics
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Find returns the findings in text in order of position (ties by kind), at most MaxPerKind
+// of each kind. It is a set of single-pass scanners anchored on trigger characters ('@', "://",
+// '#', digits, currency marks, month names) rather than regular expressions: Go's regexp ran at
+// 3–40 MB/s on these patterns, which made heuristics the slowest part of reading a file.
+func Find(text string) []Finding {
+	var out []Finding
+	count := map[string]int{}
+	add := func(f Finding) {
+		if count[f.Kind] < MaxPerKind {
+			count[f.Kind]++
+			out = append(out, f)
+		}
+	}
+	scanEmails(text, add)
+	scanURLs(text, add)
+	scanHashtags(text, add)
+	scanISODates(text, add)
+	scanNamedDates(text, add)
+	scanMoney(text, add)
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].ByteStart != out[j].ByteStart {
+			return out[i].ByteStart < out[j].ByteStart
+		}
+		return out[i].Kind < out[j].Kind
+	})
+	return out
+}
+
+func isDigit(b byte) bool  { return b >= '0' && b <= '9' }
+func isLetter(b byte) bool { return (b|0x20) >= 'a' && (b|0x20) <= 'z' }
+func isAlnum(b byte) bool  { return isDigit(b) || isLetter(b) }
+
+// wordBoundary reports whether position i is not inside an ASCII word.
+func wordBoundary(text string, i int) bool {
+	return i <= 0 || i >= len(text) || !isAlnum(text[i-1]) || !isAlnum(text[i])
+}
+
+func scanEmails(text string, add func(Finding)) {
+	for from := 0; ; {
+		k := strings.IndexByte(text[from:], '@')
+		if k < 0 {
+			return
+		}
+		i := from + k
+		from = i + 1
+		s := i
+		for s > 0 && (isAlnum(text[s-1]) || strings.IndexByte("._%+-", text[s-1]) >= 0) {
+			s--
+		}
+		for s < i && !isAlnum(text[s]) { // a local part starts with a letter or digit
+			s++
+		}
+		e := i + 1
+		for e < len(text) && (isAlnum(text[e]) || text[e] == '-' || text[e] == '.') {
+			e++
+		}
+		for e > i+1 && !isAlnum(text[e-1]) {
+			e--
+		}
+		domain := text[i+1 : e]
+		dot := strings.LastIndexByte(domain, '.')
+		if s == i || dot <= 0 || len(domain)-dot-1 < 2 || !allLetters(domain[dot+1:]) {
+			continue
+		}
+		add(Finding{Kind: "email", Value: strings.ToLower(text[s:e]), ByteStart: s, ByteEnd: e})
+		from = e
+	}
+}
+
+func allLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isLetter(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+const urlStop = " \t\n\r<>\"'()[]{}"
+
+func scanURLs(text string, add func(Finding)) {
+	for from := 0; ; {
+		k := strings.Index(text[from:], "://")
+		if k < 0 {
+			return
+		}
+		k += from
+		from = k + 3
+		var s int
+		switch {
+		case k >= 5 && strings.EqualFold(text[k-5:k], "https"):
+			s = k - 5
+		case k >= 4 && strings.EqualFold(text[k-4:k], "http"):
+			s = k - 4
+		default:
+			continue
+		}
+		if s > 0 && isAlnum(text[s-1]) {
+			continue
+		}
+		e := k + 3
+		for e < len(text) && strings.IndexByte(urlStop, text[e]) < 0 {
+			e++
+		}
+		for e > k+3 && strings.IndexByte(".,;:!?", text[e-1]) >= 0 {
+			e--
+		}
+		if e > k+3 {
+			add(Finding{Kind: "url", Value: text[s:e], ByteStart: s, ByteEnd: e})
+			from = e
+		}
+	}
+}
+
+func scanHashtags(text string, add func(Finding)) {
+	for from := 0; ; {
+		k := strings.IndexByte(text[from:], '#')
+		if k < 0 {
+			return
+		}
+		i := from + k
+		from = i + 1
+		if i+1 >= len(text) || !isLetter(text[i+1]) {
+			continue
+		}
+		if i > 0 && !(text[i-1] == ' ' || text[i-1] == '\t' || text[i-1] == '\n' || text[i-1] == '(') {
+			continue
+		}
+		e := i + 1
+		for e < len(text) && (isAlnum(text[e]) || text[e] == '_' || text[e] == '-') {
+			e++
+		}
+		if n := e - i - 1; n < 2 || n > 50 {
+			continue
+		}
+		add(Finding{Kind: "hashtag", Value: strings.ToLower(text[i+1 : e]), ByteStart: i, ByteEnd: e})
+		from = e
+	}
+}
+
+func digitsAt(text string, i, n int) bool {
+	if i < 0 || i+n > len(text) {
+		return false
+	}
+	for k := i; k < i+n; k++ {
+		if !isDigit(text[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+func scanISODates(text string, add func(Finding)) {
+	for from := 0; ; {
+		k := strings.IndexByte(text[from:], '-')
+		if k < 0 {
+			return
+		}
+		i := from + k - 4 // the year before the first dash
+		from += k + 1
+		if i < 0 || !wordBoundary(text, i) || !digitsAt(text, i, 4) || i+10 > len(text) || text[i+7] != '-' ||
+			!digitsAt(text, i+5, 2) || !digitsAt(text, i+8, 2) || !wordBoundary(text, i+10) {
+			continue
+		}
+		if d, ok := date(text[i:i+4], text[i+5:i+7], text[i+8:i+10]); ok {
+			add(Finding{Kind: "date", Value: d, ByteStart: i, ByteEnd: i + 10})
+			from = i + 10
+		}
+	}
+}
+
+var fullMonths = []string{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"}
+
+// monthOf recognises a month name or its abbreviation ("mar", "march", "sept").
+func monthOf(word string) (string, bool) {
+	if len(word) < 3 || len(word) > 9 || strings.IndexByte("jfmasondJFMASOND", word[0]) < 0 {
+		return "", false
+	}
+	var buf [9]byte
+	for i := 0; i < len(word); i++ {
+		buf[i] = word[i] | 0x20 // ASCII letters only reach here
+	}
+	lw := string(buf[:len(word)])
+	if m, ok := months[lw]; ok {
+		return strconv.Itoa(int(m) + 100)[1:], true
+	}
+	for i, full := range fullMonths {
+		if len(lw) > 3 && strings.HasPrefix(full, lw) {
+			return strconv.Itoa(i + 101)[1:], true
+		}
+	}
+	return "", false
+}
+
+// scanNamedDates finds "14 March 2025", "14th Mar. 2025", "March 14, 2025" and "Mar 14 2025".
+func scanNamedDates(text string, add func(Finding)) {
+	for i := 0; i < len(text); i++ {
+		if !isLetter(text[i]) {
+			continue
+		}
+		e := i
+		for e < len(text) && isLetter(text[e]) {
+			e++
+		}
+		if i > 0 && isLetter(text[i-1]) {
+			i = e - 1
+			continue
+		}
+		mon, ok := monthOf(text[i:e])
+		if !ok {
+			i = e - 1
+			continue
+		}
+		after := e
+		if after < len(text) && text[after] == '.' {
+			after++
+		}
+		if ds, day := dayBefore(text, i); ds >= 0 {
+			if ye, year := yearAfter(text, after); ye > 0 {
+				if d, ok := date(year, mon, day); ok {
+					add(Finding{Kind: "date", Value: d, ByteStart: ds, ByteEnd: ye})
+					i = ye - 1
+					continue
+				}
+			}
+		}
+		if de, day := dayAfter(text, after); de > 0 {
+			if ye, year := yearAfter(text, de); ye > 0 {
+				if d, ok := date(year, mon, day); ok {
+					add(Finding{Kind: "date", Value: d, ByteStart: i, ByteEnd: ye})
+					i = ye - 1
+					continue
+				}
+			}
+		}
+		i = e - 1
+	}
+}
+
+func skipSpaces(text string, i int) int {
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+func ordinalSuffix(s string) bool {
+	s = strings.ToLower(s)
+	return s == "st" || s == "nd" || s == "rd" || s == "th"
+}
+
+// dayBefore reads "14 " or "14th " that ends where the month word at i starts.
+func dayBefore(text string, i int) (int, string) {
+	j := i
+	for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {
+		j--
+	}
+	if j == i {
+		return -1, ""
+	}
+	if j >= 2 && ordinalSuffix(text[j-2:j]) {
+		j -= 2
+	}
+	e := j
+	for j > 0 && isDigit(text[j-1]) && e-j < 2 {
+		j--
+	}
+	if j == e || (j > 0 && isAlnum(text[j-1])) {
+		return -1, ""
+	}
+	day, _ := strconv.Atoi(text[j:e])
+	return j, strconv.Itoa(day + 100)[1:]
+}
+
+func dayAfter(text string, i int) (int, string) {
+	j := skipSpaces(text, i)
+	if j == i {
+		return 0, ""
+	}
+	s := j
+	for j < len(text) && isDigit(text[j]) && j-s < 2 {
+		j++
+	}
+	if j == s || (j < len(text) && isDigit(text[j])) {
+		return 0, ""
+	}
+	day, _ := strconv.Atoi(text[s:j])
+	if j+2 <= len(text) && ordinalSuffix(text[j:j+2]) {
+		j += 2
+	}
+	return j, strconv.Itoa(day + 100)[1:]
+}
+
+func yearAfter(text string, i int) (int, string) {
+	j := i
+	if j < len(text) && text[j] == ',' {
+		j++
+	}
+	k := skipSpaces(text, j)
+	if k == j || !digitsAt(text, k, 4) || !wordBoundary(text, k+4) {
+		return 0, ""
+	}
+	return k + 4, text[k : k+4]
+}
+
+var codes = map[string]bool{"USD": true, "EUR": true, "GBP": true, "CHF": true, "JPY": true, "CAD": true, "AUD": true}
+
+// scanMoney finds an amount next to a currency: "€1,500.00", "$20", "300 EUR", "USD 1,000.50".
+func scanMoney(text string, add func(Finding)) {
+	lastEnd := -1
+	emit := func(s, e int, num, cur string) {
+		if s < lastEnd {
+			return
+		}
+		amt, err := strconv.ParseFloat(stripSeparators(num), 64)
+		if err != nil {
+			return
+		}
+		lastEnd = e
+		add(Finding{Kind: "money", Value: strconv.FormatFloat(amt, 'f', 2, 64) + " " + cur, Amount: amt, Currency: cur, ByteStart: s, ByteEnd: e})
+	}
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c == '$' || c == 0xE2 || c == 0xC2: // $, € (E2 82 AC), £ (C2 A3), ¥ (C2 A5)
+			sym, w := symbolAt(text, i)
+			if w == 0 {
+				continue
+			}
+			j := skipSpaces(text, i+w)
+			if ne, num := numberAt(text, j); ne > 0 {
+				emit(i, ne, num, symbols[sym])
+				i = ne - 1
+			}
+		case c >= 'A' && c <= 'Z' && (i == 0 || !isAlnum(text[i-1])) && i+3 <= len(text) && codes[text[i:i+3]] && wordBoundary(text, i+3):
+			j := skipSpaces(text, i+3)
+			if ne, num := numberAt(text, j); ne > 0 {
+				emit(i, ne, num, text[i:i+3])
+				i = ne - 1
+			}
+		case isDigit(c):
+			if i > 0 && (isAlnum(text[i-1]) || text[i-1] == '.' || text[i-1] == ',') {
+				continue
+			}
+			ne, num := numberAt(text, i)
+			if ne <= 0 {
+				for i+1 < len(text) && isDigit(text[i+1]) {
+					i++
+				}
+				continue
+			}
+			j := skipSpaces(text, ne)
+			if j+3 <= len(text) && codes[text[j:j+3]] && wordBoundary(text, j+3) {
+				emit(i, j+3, num, text[j:j+3])
+				i = j + 2
+			} else if sym, w := symbolAt(text, j); w > 0 && sym != "$" {
+				emit(i, j+w, num, symbols[sym])
+				i = j + w - 1
+			} else {
+				i = ne - 1
+			}
+		}
+	}
+}
+
+// stripSeparators drops thousands separators (',' and ' ').
+func stripSeparators(num string) string {
+	if strings.IndexAny(num, ", ") < 0 {
+		return num
+	}
+	b := make([]byte, 0, len(num))
+	for i := 0; i < len(num); i++ {
+		if num[i] != ',' && num[i] != ' ' {
+			b = append(b, num[i])
+		}
+	}
+	return string(b)
+}
+
+func symbolAt(text string, i int) (string, int) {
+	for _, sym := range []string{"$", "€", "£", "¥"} {
+		if strings.HasPrefix(text[i:], sym) {
+			return sym, len(sym)
+		}
+	}
+	return "", 0
+}
+
+// numberAt reads "1,500.00", "1500", "1 500.5" at i; it returns the end and the text.
+func numberAt(text string, i int) (int, string) {
+	j := i
+	for j < len(text) && isDigit(text[j]) {
+		j++
+	}
+	if j == i {
+		return 0, ""
+	}
+	if j-i <= 3 { // thousands groups: ",ddd" or " ddd"
+		for j+4 <= len(text) && (text[j] == ',' || text[j] == ' ') && digitsAt(text, j+1, 3) && !digitsAt(text, j+4, 1) {
+			j += 4
+		}
+	}
+	if j+1 < len(text) && text[j] == '.' && isDigit(text[j+1]) {
+		k := j + 1
+		for k < len(text) && isDigit(text[k]) && k-j <= 2 {
+			k++
+		}
+		if k < len(text) && isDigit(text[k]) {
+			return 0, ""
+		}
+		j = k
+	}
+	if j < len(text) && isAlnum(text[j]) {
+		return 0, ""
+	}
+	return j, text[i:j]
+}
