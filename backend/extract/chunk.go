@@ -16,6 +16,7 @@ type Span struct {
 	ByteEnd   int
 	LineStart int // 1-based, inclusive
 	LineEnd   int
+	Page      int // 1-based page of ByteStart for paged formats (PDF); 0 otherwise
 }
 
 // ChunkOptions sizes chunks; zero values take the defaults.
