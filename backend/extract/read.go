@@ -89,9 +89,11 @@ func Read(ctx context.Context, data []byte, name string, lim Limits) (doc *Docum
 		return &Document{Kind: kind, Mime: mime, Meta: map[string]any{}}, nil
 	}
 	switch kind {
-	case "pdf", "docx":
-		return nil, errs.New(errs.UnsupportedFileType, "%s: no %s reader yet", baseName(name), kind).
-			WithHint("PDF and DOCX readers are being added")
+	case "pdf":
+		doc, err = readPDF(ctx, data, name, lim)
+	case "docx":
+		return nil, errs.New(errs.UnsupportedFileType, "%s: no DOCX reader yet", baseName(name)).
+			WithHint("the DOCX reader is being added")
 	default:
 		doc, err = readTextual(ctx, kind, data, name, lim)
 	}
