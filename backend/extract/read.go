@@ -92,8 +92,7 @@ func Read(ctx context.Context, data []byte, name string, lim Limits) (doc *Docum
 	case "pdf":
 		doc, err = readPDF(ctx, data, name, lim)
 	case "docx":
-		return nil, errs.New(errs.UnsupportedFileType, "%s: no DOCX reader yet", baseName(name)).
-			WithHint("the DOCX reader is being added")
+		doc, err = readDOCX(ctx, data, name, lim)
 	default:
 		doc, err = readTextual(ctx, kind, data, name, lim)
 	}
