@@ -80,28 +80,36 @@ func (e *Engine) WaitDocuments(ctx context.Context, ids []string, progress func(
 	defer func() { stop(); <-done }()
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
+	latest := make(map[string]store.Document, len(ids))
+	pending := append([]string(nil), ids...)
 	for {
-		docs := make([]store.Document, 0, len(ids))
-		pending := 0
-		for _, id := range ids {
-			d, err := store.GetDocument(ctx, e.db.Reader(), id)
-			if err != nil {
-				return nil, queryErr(err, "documents")
-			}
+		// Only documents still in progress are read again.
+		docs, err := store.DocumentsByID(ctx, e.db.Reader(), pending)
+		if err != nil {
+			return nil, queryErr(err, "documents")
+		}
+		pending = pending[:0]
+		for _, d := range docs {
+			latest[d.DocumentID] = d
 			if !settled(d) {
-				pending++
+				pending = append(pending, d.DocumentID)
 			}
-			docs = append(docs, d)
+		}
+		all := make([]store.Document, 0, len(ids))
+		for _, id := range ids {
+			if d, ok := latest[id]; ok {
+				all = append(all, d)
+			}
 		}
 		if progress != nil {
-			progress(docs)
+			progress(all)
 		}
-		if pending == 0 {
-			return docs, nil
+		if len(pending) == 0 {
+			return all, nil
 		}
 		select {
 		case <-ctx.Done():
-			return docs, ctx.Err()
+			return all, ctx.Err()
 		case <-tick.C:
 		}
 	}

@@ -22,8 +22,8 @@ func TestClassifierPrecedence(t *testing.T) {
 		{"text is content", "", map[string]any{"text": "hello"}, "content", ""},
 		{"annotation is content", "auto", map[string]any{"annotation": "a remark"}, "content", ""},
 		{"text wins over file_path", "", map[string]any{"text": "hello", "file_path": "/x"}, "", errs.Validation}, // content rejects unknown fields
-		{"file_path is extract-file (not yet)", "", map[string]any{"file_path": "/tmp/x.pdf"}, "", errs.UnsupportedInputKind},
-		{"file_path wins over capability", "", map[string]any{"file_path": "/x", "capability_id": "strata:store_note:v1", "body": map[string]any{}}, "", errs.UnsupportedInputKind},
+		{"file_path is extract-file", "", map[string]any{"file_path": "/nonexistent/x.pdf"}, "", errs.FileNotFound},
+		{"file_path wins over capability", "", map[string]any{"file_path": "/x", "capability_id": "strata:store_note:v1", "body": map[string]any{}}, "", errs.Validation},
 		{"envelope is payload", "", map[string]any{"capability_id": "strata:store_note:v1", "body": map[string]any{"text": "n"}, "provenance": prov}, "payload", ""},
 		{"envelope wins over spec shape", "", map[string]any{"capability_id": "strata:store_note:v1", "body": map[string]any{"text": "n2"}, "provenance": prov, "invoice_number": "1", "vendor_name": "v"}, "", errs.Validation},
 		{"bare invoice routes by spec", "", map[string]any{"invoice_number": "B-1", "vendor_name": "Bare Inc"}, "payload", ""},
@@ -33,7 +33,7 @@ func TestClassifierPrecedence(t *testing.T) {
 		{"explicit content", "content", map[string]any{"text": "explicit"}, "content", ""},
 		{"explicit capability kind", "strata:store_note:v1", map[string]any{"text": "as a note"}, "payload", ""},
 		{"explicit unknown kind", "telepathy", map[string]any{"text": "x"}, "", errs.UnsupportedInputKind},
-		{"explicit extract-file", "extract-file", map[string]any{"file_path": "/x"}, "", errs.UnsupportedInputKind},
+		{"explicit extract-file", "extract-file", map[string]any{"file_path": "/nonexistent"}, "", errs.FileNotFound},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

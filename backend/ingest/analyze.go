@@ -22,47 +22,45 @@ import (
 // ran; the job is retired as skipped and its results are dropped.
 var errSuperseded = errors.New("superseded by a newer version")
 
-// ErrLeaseLost means another worker took the job over (this one was too slow or thought dead);
-// its results were not written.
-var ErrLeaseLost = errors.New("job lease lost")
-
 // Analyze is phase 2 for one job: read the file, check it is still the registered version,
-// extract text with structure, chunk it, find facts, and write chunks, observations and the
-// document's new state together with the job's completion — one transaction, only while the
-// lease is held — so a crash at any point leaves either the old state or the new one.
-func (in *Ingester) Analyze(ctx context.Context, job store.Job) error {
+// extract text with structure, chunk it and find facts — all outside any transaction — and
+// return the write that stores chunks, observations and the document's new state together
+// with the job's completion. The runner applies the writes of several jobs in one transaction
+// (only for jobs whose lease is still held), so a crash at any point leaves either the old
+// state or the new one. A nil write means the job was already ended here.
+func (in *Ingester) Analyze(ctx context.Context, job store.Job) (func(tx *store.Tx) error, error) {
 	rq := in.DB.Reader()
 	doc, err := store.GetDocument(ctx, rq, job.DocumentID)
 	if err != nil {
-		return fmt.Errorf("analyze %s: %w", job.DocumentID, err)
+		return nil, fmt.Errorf("analyze %s: %w", job.DocumentID, err)
 	}
 	now := store.FormatTime(in.Now())
 	if doc.PayloadID != job.PayloadID || doc.Status == "removed" {
-		return in.finish(ctx, job, store.JobSkipped, errs.New("SUPERSEDED", "a newer version of the file replaced this one"), nil)
+		return nil, errSuperseded
 	}
 	pay, err := store.GetPayload(ctx, rq, job.PayloadID)
 	if err != nil {
-		return fmt.Errorf("analyze %s: payload: %w", job.DocumentID, err)
+		return nil, fmt.Errorf("analyze %s: payload: %w", job.DocumentID, err)
 	}
 	data, err := os.ReadFile(doc.Path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return errs.New(errs.FileNotFound, "%s was deleted before it could be analysed", doc.Path).With("path", doc.Path)
+			return nil, errs.New(errs.FileNotFound, "%s was deleted before it could be analysed", doc.Path).With("path", doc.Path)
 		}
-		return errs.New(errs.FileUnreadable, "cannot read %s: %v", doc.Path, unwrapPathErr(err)).With("path", doc.Path).
+		return nil, errs.New(errs.FileUnreadable, "cannot read %s: %v", doc.Path, unwrapPathErr(err)).With("path", doc.Path).
 			WithHint("check the file's permissions, then retry")
 	}
 	sum := sha256.Sum256(data)
 	if !strings.Contains(string(pay.Body), hex.EncodeToString(sum[:])) {
 		// The file changed after it was registered: register the new bytes, retire this job.
 		if _, err := in.RegisterFile(ctx, doc.Path, map[string]any{"source": "file:changed"}); err != nil && errs.As(err).Code == errs.Internal {
-			return err
+			return nil, err
 		}
-		return in.finish(ctx, job, store.JobSkipped, errs.New("SUPERSEDED", "the file changed while queued; the new version is queued"), nil)
+		return nil, errSuperseded
 	}
 	d, err := extract.Read(ctx, data, doc.Path, extract.Limits{MaxBytes: in.maxFileBytes()})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	spans := extract.ChunkDocument(d, extract.ChunkOptions{})
 	chunks := make([]store.Chunk, len(spans))
@@ -76,7 +74,13 @@ func (in *Ingester) Analyze(ctx context.Context, job store.Job) error {
 	}
 	entities, rels := in.observeContent(doc, pay.PayloadContentID, d, title, now)
 
-	return in.complete(ctx, job, func(tx *store.Tx) error {
+	return func(tx *store.Tx) error {
+		// Only the lease holder writes; a job taken over by another worker writes nothing.
+		if err := store.FinishJob(ctx, tx, job.JobID, job.LeaseOwner, store.JobDone, nil, now, now); errors.Is(err, store.ErrNotFound) {
+			return nil
+		} else if err != nil {
+			return err
+		}
 		// Re-read inside the transaction: the file may have been re-registered (a newer
 		// version) or removed while this job ran; then these results are stale.
 		cur, err := store.GetDocument(ctx, tx, doc.DocumentID)
@@ -84,7 +88,7 @@ func (in *Ingester) Analyze(ctx context.Context, job store.Job) error {
 			return err
 		}
 		if cur.PayloadID != job.PayloadID || cur.Status == "removed" {
-			return errSuperseded
+			return store.FinishJob(ctx, tx, job.JobID, "", store.JobSkipped, errs.EnvelopeJSON(supersededErr()), now, now)
 		}
 		doc = cur
 		doc.Title, doc.Mime, doc.Pages, doc.LastError, doc.UpdatedAt = title, d.Mime, len(d.Pages), nil, now
@@ -107,7 +111,11 @@ func (in *Ingester) Analyze(ctx context.Context, job store.Job) error {
 		// Semantic extraction needs a spec that matches and a local chat model; until then the
 		// phase is recorded as skipped with its reason, to be re-run when one appears.
 		return store.EnqueueJob(ctx, tx, doc.DocumentID, job.PayloadID, PhaseSemantic, store.JobSkipped, now)
-	})
+	}, nil
+}
+
+func supersededErr() *errs.Error {
+	return errs.New("SUPERSEDED", "a newer version of the file replaced this one")
 }
 
 // observeContent turns what phase 2 found into observations: one on the document (title, type,

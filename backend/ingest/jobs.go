@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -28,6 +27,7 @@ type Runner struct {
 	Lease       time.Duration // default 60s
 	Poll        time.Duration // how often idle workers look for work queued by other processes; default 500ms
 	MaxAttempts int           // retries for transient failures; default 5
+	Batch       int           // jobs claimed and committed together; default 16
 	Log         *slog.Logger
 
 	wake chan struct{}
@@ -47,6 +47,9 @@ func (r *Runner) init() {
 		}
 		if r.MaxAttempts <= 0 {
 			r.MaxAttempts = 5
+		}
+		if r.Batch <= 0 {
+			r.Batch = 16
 		}
 		if r.Log == nil {
 			r.Log = slog.New(slog.DiscardHandler)
@@ -88,10 +91,10 @@ func (r *Runner) run(ctx context.Context, untilIdle bool) error {
 
 func (r *Runner) worker(ctx context.Context, owner string, untilIdle bool) {
 	for ctx.Err() == nil {
-		var job store.Job
+		var jobs []store.Job
 		err := r.In.DB.WriteTx(ctx, func(tx *store.Tx) error {
 			var err error
-			job, err = store.ClaimJob(ctx, tx, owner, r.In.Now(), r.Lease)
+			jobs, err = store.ClaimJobs(ctx, tx, owner, r.In.Now(), r.Lease, r.Batch)
 			return err
 		})
 		if errors.Is(err, store.ErrNotFound) {
@@ -111,21 +114,22 @@ func (r *Runner) worker(ctx context.Context, owner string, untilIdle bool) {
 		}
 		if err != nil {
 			if ctx.Err() == nil {
-				r.Log.Error("claim job", "err", err)
+				r.Log.Error("claim jobs", "err", err)
 				time.Sleep(r.Poll)
 			}
 			continue
 		}
-		r.runOne(ctx, job, owner)
+		r.runBatch(ctx, jobs, owner)
 	}
 }
 
-// runOne runs a claimed job to its end. The job gets a context that outlives a shutdown
-// request (it finishes or its lease expires), and a heartbeat keeps its lease.
-func (r *Runner) runOne(parent context.Context, job store.Job, owner string) {
+// runBatch runs claimed jobs: each job's work happens outside any transaction, then the
+// writes of all that succeeded are applied in one transaction (group commit: one commit, one
+// full-text flush for the batch). The jobs get a context that outlives a shutdown request
+// (they finish or their lease expires), and a heartbeat keeps their leases.
+func (r *Runner) runBatch(parent context.Context, jobs []store.Job, owner string) {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(parent))
 	defer cancel()
-	job.LeaseOwner = owner
 	var hb sync.WaitGroup
 	hb.Add(1)
 	go func() {
@@ -138,40 +142,68 @@ func (r *Runner) runOne(parent context.Context, job store.Job, owner string) {
 				return
 			case <-t.C:
 				err := r.In.DB.WriteTx(ctx, func(tx *store.Tx) error {
-					return store.ExtendLease(ctx, tx, job.JobID, owner, r.In.Now().Add(r.Lease))
+					for _, j := range jobs {
+						if err := store.ExtendLease(ctx, tx, j.JobID, owner, r.In.Now().Add(r.Lease)); err != nil && !errors.Is(err, store.ErrNotFound) {
+							return err
+						}
+					}
+					return nil
 				})
-				if errors.Is(err, store.ErrNotFound) {
-					r.Log.Warn("job lease lost", "job", job.JobID)
-					cancel()
-					return
+				if err != nil && ctx.Err() == nil {
+					r.Log.Warn("extend job leases", "err", err)
 				}
 			}
 		}
 	}()
-	err := r.handle(ctx, job)
-	if errors.Is(err, errSuperseded) {
-		err = r.In.finish(ctx, job, store.JobSkipped, errs.New("SUPERSEDED", "a newer version of the file replaced this one"), nil)
+	type done struct {
+		job   store.Job
+		write func(tx *store.Tx) error
+	}
+	var ok []done
+	for _, job := range jobs {
+		job.LeaseOwner = owner
+		write, err := r.handle(ctx, job)
+		switch {
+		case errors.Is(err, errSuperseded):
+			ok = append(ok, done{job, r.In.endJob(ctx, job, store.JobSkipped, supersededErr())})
+		case err != nil:
+			r.fail(job, owner, err)
+		case write != nil:
+			ok = append(ok, done{job, write})
+		}
+	}
+	if len(ok) > 0 {
+		err := r.In.DB.WriteTx(ctx, func(tx *store.Tx) error {
+			for _, d := range ok {
+				if err := d.write(tx); err != nil {
+					return fmt.Errorf("job %d: %w", d.job.JobID, err)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			for _, d := range ok {
+				r.fail(d.job, owner, err)
+			}
+		}
 	}
 	cancel()
 	hb.Wait()
-	if err == nil || errors.Is(err, ErrLeaseLost) {
-		return
-	}
-	r.fail(job, owner, err)
 }
 
-func (r *Runner) handle(ctx context.Context, job store.Job) (err error) {
+func (r *Runner) handle(ctx context.Context, job store.Job) (write func(tx *store.Tx) error, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			r.Log.Error("job panicked", "job", job.JobID, "panic", p, "stack", string(debug.Stack()))
-			err = errs.New(errs.AnalysisFailed, "the reader crashed on this file").WithHint("the file may be damaged; this is worth reporting with the file")
+			write, err = nil, errs.New(errs.AnalysisFailed, "the reader crashed on this file").
+				WithHint("the file may be damaged; this is worth reporting with the file")
 		}
 	}()
 	switch job.Phase {
 	case PhaseAnalyze:
 		return r.In.Analyze(ctx, job)
 	default:
-		return r.In.finish(ctx, job, store.JobSkipped, errs.New("UNSUPPORTED_PHASE", "no handler for phase %q", job.Phase), nil)
+		return r.In.endJob(ctx, job, store.JobSkipped, errs.New("UNSUPPORTED_PHASE", "no handler for phase %q", job.Phase)), nil
 	}
 }
 
@@ -225,31 +257,16 @@ func (r *Runner) fail(job store.Job, owner string, cause error) {
 	r.Log.Info("job failed", "job", job.JobID, "document", job.DocumentID, "code", e.Code, "retry", retry)
 }
 
-// complete writes a job's results and marks it done in one transaction, if the lease is held.
-func (in *Ingester) complete(ctx context.Context, job store.Job, write func(tx *store.Tx) error) error {
-	now := store.FormatTime(in.Now())
-	err := in.DB.WriteTx(ctx, func(tx *store.Tx) error {
-		if err := store.FinishJob(ctx, tx, job.JobID, job.LeaseOwner, store.JobDone, nil, now, now); err != nil {
-			return err
+// endJob is the write that ends a job without results (skipped), if its lease is still held.
+func (in *Ingester) endJob(ctx context.Context, job store.Job, state string, reason *errs.Error) func(tx *store.Tx) error {
+	return func(tx *store.Tx) error {
+		now := store.FormatTime(in.Now())
+		err := store.FinishJob(ctx, tx, job.JobID, job.LeaseOwner, state, errs.EnvelopeJSON(reason), now, now)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil // another worker holds it now
 		}
-		return write(tx)
-	})
-	if errors.Is(err, store.ErrNotFound) {
-		return ErrLeaseLost
+		return err
 	}
-	return err
-}
-
-// finish ends a job without results (skipped), if the lease is held.
-func (in *Ingester) finish(ctx context.Context, job store.Job, state string, reason *errs.Error, _ json.RawMessage) error {
-	now := store.FormatTime(in.Now())
-	err := in.DB.WriteTx(ctx, func(tx *store.Tx) error {
-		return store.FinishJob(ctx, tx, job.JobID, job.LeaseOwner, state, errs.EnvelopeJSON(reason), now, now)
-	})
-	if errors.Is(err, store.ErrNotFound) {
-		return ErrLeaseLost
-	}
-	return err
 }
 
 func ownerID() string {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // InsertDocument stores a new document row; an existing row with the same ID is left alone
@@ -62,20 +63,26 @@ func DocumentByPayload(ctx context.Context, q Q, payloadID string) (Document, er
 	return d, nil
 }
 
-// InsertChunks stores a document's chunks (and, through triggers, their FTS rows).
+// InsertChunks stores a document's chunks (and, through triggers, their FTS rows) with one
+// statement per batch: FTS5 flushes its pending terms to a new segment at every statement
+// boundary, so row-by-row inserts made one segment per chunk and constant merging.
 func InsertChunks(ctx context.Context, q Q, chunks []Chunk) error {
-	for _, c := range chunks {
-		var page any
-		if c.Page > 0 {
-			page = c.Page
+	return inBatches(chunks, func(part []Chunk) error {
+		args := make([]any, 0, len(part)*10)
+		for _, c := range part {
+			var page any
+			if c.Page > 0 {
+				page = c.Page
+			}
+			args = append(args, c.ChunkID, c.DocumentID, c.Ordinal, c.Text, c.Heading, c.ByteStart, c.ByteEnd, c.LineStart, c.LineEnd, page)
 		}
 		_, err := q.ExecContext(ctx, `INSERT INTO chunks(chunk_id, document_id, ordinal, text, heading, byte_start, byte_end, line_start, line_end, page)
-			VALUES (?,?,?,?,?,?,?,?,?,?)`, c.ChunkID, c.DocumentID, c.Ordinal, c.Text, c.Heading, c.ByteStart, c.ByteEnd, c.LineStart, c.LineEnd, page)
+			VALUES `+placeholders(len(part), 10), args...)
 		if err != nil {
-			return fmt.Errorf("insert chunk %d of %s: %w", c.Ordinal, c.DocumentID, err)
+			return fmt.Errorf("insert chunks of %s: %w", part[0].DocumentID, err)
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // ChunksOf returns a document's chunks in order.
@@ -219,4 +226,23 @@ func FileDocumentsUnder(ctx context.Context, q Q, root string) ([]Document, erro
 		return nil, fmt.Errorf("documents under %s: %w", root, err)
 	}
 	return collectDocuments(rows)
+}
+
+// DocumentsByID reads several documents (missing ones are absent from the result).
+func DocumentsByID(ctx context.Context, q Q, ids []string) ([]Document, error) {
+	var out []Document
+	err := inBatches(ids, func(part []string) error {
+		args := make([]any, len(part))
+		for i, id := range part {
+			args[i] = id
+		}
+		rows, err := q.QueryContext(ctx, `SELECT `+docCols+` FROM documents WHERE document_id IN (`+strings.TrimSuffix(strings.Repeat("?,", len(part)), ",")+`)`, args...)
+		if err != nil {
+			return fmt.Errorf("documents by id: %w", err)
+		}
+		list, err := collectDocuments(rows)
+		out = append(out, list...)
+		return err
+	})
+	return out, err
 }

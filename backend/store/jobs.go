@@ -61,26 +61,41 @@ func EnqueueJob(ctx context.Context, q Q, documentID, payloadID, phase, state, n
 	return nil
 }
 
-// ClaimJob leases the oldest runnable job: queued and due, or running with an expired lease
-// (its worker died). It returns ErrNotFound when there is nothing to do.
-func ClaimJob(ctx context.Context, q Q, owner string, now time.Time, lease time.Duration) (Job, error) {
-	n := FormatTime(now)
-	j, err := scanJob(q.QueryRowContext(ctx, `SELECT `+jobCols+` FROM jobs
+// ClaimJobs leases up to n runnable jobs, oldest first: queued and due, or running with an
+// expired lease (their worker died). It returns ErrNotFound when there is nothing to do.
+func ClaimJobs(ctx context.Context, q Q, owner string, now time.Time, lease time.Duration, n int) ([]Job, error) {
+	ts := FormatTime(now)
+	rows, err := q.QueryContext(ctx, `SELECT `+jobCols+` FROM jobs
 		WHERE (state = 'queued' AND not_before <= ?) OR (state = 'running' AND lease_until < ?)
-		ORDER BY not_before, job_id LIMIT 1`, n, n))
-	if errors.Is(err, sql.ErrNoRows) {
-		return j, ErrNotFound
-	}
+		ORDER BY not_before, job_id LIMIT ?`, ts, ts, n)
 	if err != nil {
-		return j, fmt.Errorf("claim job: %w", err)
+		return nil, fmt.Errorf("claim jobs: %w", err)
 	}
-	j.State, j.LeaseOwner, j.LeaseUntil, j.Attempts = JobRunning, owner, FormatTime(now.Add(lease)), j.Attempts+1
-	_, err = q.ExecContext(ctx, `UPDATE jobs SET state = 'running', lease_owner = ?, lease_until = ?, attempts = attempts + 1, updated_at = ?
-		WHERE job_id = ?`, owner, j.LeaseUntil, n, j.JobID)
-	if err != nil {
-		return j, fmt.Errorf("claim job %d: %w", j.JobID, err)
+	var jobs []Job
+	for rows.Next() {
+		j, err := scanJob(rows)
+		if err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("claim jobs: %w", err)
+		}
+		jobs = append(jobs, j)
 	}
-	return j, nil
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("claim jobs: %w", err)
+	}
+	if len(jobs) == 0 {
+		return nil, ErrNotFound
+	}
+	until := FormatTime(now.Add(lease))
+	for i := range jobs {
+		jobs[i].State, jobs[i].LeaseOwner, jobs[i].LeaseUntil, jobs[i].Attempts = JobRunning, owner, until, jobs[i].Attempts+1
+		if _, err := q.ExecContext(ctx, `UPDATE jobs SET state = 'running', lease_owner = ?, lease_until = ?, attempts = attempts + 1, updated_at = ?
+			WHERE job_id = ?`, owner, until, ts, jobs[i].JobID); err != nil {
+			return nil, fmt.Errorf("claim job %d: %w", jobs[i].JobID, err)
+		}
+	}
+	return jobs, nil
 }
 
 // ExtendLease renews a running job's lease; it fails with ErrNotFound if owner lost the lease.
