@@ -34,14 +34,7 @@ func (e *Engine) Ignorer() *watch.Ignorer { return watch.NewIgnorer(e.cfg.DataDi
 func (e *Engine) IngestPaths(ctx context.Context, paths []string) ([]PathResult, error) {
 	var out []PathResult
 	ig := e.Ignorer()
-	one := func(p string) {
-		res, err := e.ingest.RegisterFile(ctx, p, map[string]any{"source": "cli"})
-		pr := PathResult{Path: p, Result: res}
-		if err != nil {
-			pr.Error = errs.As(err)
-		}
-		out = append(out, pr)
-	}
+	var files []string
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
 		if err != nil {
@@ -50,16 +43,30 @@ func (e *Engine) IngestPaths(ctx context.Context, paths []string) ([]PathResult,
 		}
 		st, err := os.Stat(abs)
 		if err != nil || !st.IsDir() {
-			one(abs)
+			files = append(files, abs)
 			continue
 		}
 		err = watch.Walk(ctx, abs, ig, func(path string, _ fs.FileInfo) error {
-			one(path)
+			files = append(files, path)
 			return ctx.Err()
 		})
-		if err != nil && ctx.Err() == nil {
+		var skip *watch.SkipError
+		switch {
+		case errors.As(err, &skip):
+			for _, s := range skip.Skipped {
+				out = append(out, PathResult{Path: s.Path, Error: errs.New(errs.FileUnreadable, "skipped %s: %v", s.Path, s.Err).
+					WithHint("a symlink loop, a dangling link or an unreadable folder")})
+			}
+		case err != nil && ctx.Err() == nil:
 			out = append(out, PathResult{Path: abs, Error: errs.Wrap(errs.FileUnreadable, err, "could not walk %s: %v", abs, err)})
 		}
+	}
+	for _, r := range e.ingest.RegisterFiles(ctx, files, map[string]any{"source": "cli"}) {
+		pr := PathResult{Path: r.Path, Result: r.Result}
+		if r.Err != nil {
+			pr.Error = errs.As(r.Err)
+		}
+		out = append(out, pr)
 	}
 	e.runner.Wake()
 	return out, ctx.Err()

@@ -49,6 +49,7 @@ func BenchmarkFilesMarkdown(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	registered := time.Since(start)
 	ids := make([]string, len(res))
 	for i, r := range res {
 		ids[i] = r.Result.DocumentID
@@ -64,5 +65,7 @@ func BenchmarkFilesMarkdown(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)/el.Seconds(), "files/s")
+	b.ReportMetric(float64(b.N)/registered.Seconds(), "registered/s")
+	b.ReportMetric(float64(b.N)/(el-registered).Seconds(), "analyzed/s")
 	b.ReportMetric(float64(total)/1e6/el.Seconds(), "MB/s")
 }

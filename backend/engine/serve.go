@@ -94,18 +94,23 @@ func (e *Engine) Reconcile(ctx context.Context, root string) (registered, remove
 		byPath[d.Path] = d
 	}
 	seen := map[string]bool{}
+	var changed []string
 	err = watch.Walk(ctx, root, e.Ignorer(), func(path string, info fs.FileInfo) error {
 		seen[path] = true
 		if d, ok := byPath[path]; ok && d.Status != "failed" && d.Size == info.Size() && d.Mtime == store.FormatTime(info.ModTime()) {
 			return nil
 		}
-		if _, err := e.ingest.RegisterFile(ctx, path, map[string]any{"source": "reconcile"}); err == nil {
-			registered++
-		}
+		changed = append(changed, path)
 		return ctx.Err()
 	})
-	if err != nil {
-		return registered, 0, err
+	var skip *watch.SkipError
+	if err != nil && !errors.As(err, &skip) {
+		return 0, 0, err
+	}
+	for _, r := range e.ingest.RegisterFiles(ctx, changed, map[string]any{"source": "reconcile"}) {
+		if r.Err == nil {
+			registered++
+		}
 	}
 	for _, d := range known {
 		if !seen[d.Path] {

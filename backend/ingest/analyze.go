@@ -22,13 +22,22 @@ import (
 // ran; the job is retired as skipped and its results are dropped.
 var errSuperseded = errors.New("superseded by a newer version")
 
+// Analysis is what phase 2 found for one job, ready to be written.
+type Analysis struct {
+	Job      store.Job
+	Title    string
+	Mime     string
+	Pages    int
+	Chunks   []store.Chunk
+	Entities []PlannedEntity
+	Rels     []store.Relationship
+}
+
 // Analyze is phase 2 for one job: read the file, check it is still the registered version,
-// extract text with structure, chunk it and find facts — all outside any transaction — and
-// return the write that stores chunks, observations and the document's new state together
-// with the job's completion. The runner applies the writes of several jobs in one transaction
-// (only for jobs whose lease is still held), so a crash at any point leaves either the old
-// state or the new one. A nil write means the job was already ended here.
-func (in *Ingester) Analyze(ctx context.Context, job store.Job) (func(tx *store.Tx) error, error) {
+// extract text with structure, chunk it and find facts — all outside any transaction. The
+// runner writes the analyses of a batch of jobs together (WriteAnalyses), so a crash at any
+// point leaves either the old state or the new one.
+func (in *Ingester) Analyze(ctx context.Context, job store.Job) (*Analysis, error) {
 	rq := in.DB.Reader()
 	doc, err := store.GetDocument(ctx, rq, job.DocumentID)
 	if err != nil {
@@ -74,44 +83,77 @@ func (in *Ingester) Analyze(ctx context.Context, job store.Job) (func(tx *store.
 	}
 	entities, rels := in.observeContent(doc, pay.PayloadContentID, d, title, now)
 
-	return func(tx *store.Tx) error {
-		// Only the lease holder writes; a job taken over by another worker writes nothing.
-		if err := store.FinishJob(ctx, tx, job.JobID, job.LeaseOwner, store.JobDone, nil, now, now); errors.Is(err, store.ErrNotFound) {
-			return nil
-		} else if err != nil {
-			return err
-		}
-		// Re-read inside the transaction: the file may have been re-registered (a newer
-		// version) or removed while this job ran; then these results are stale.
-		cur, err := store.GetDocument(ctx, tx, doc.DocumentID)
+	return &Analysis{Job: job, Title: title, Mime: d.Mime, Pages: len(d.Pages), Chunks: chunks, Entities: entities, Rels: rels}, nil
+}
+
+// WriteAnalyses stores a batch of analyses in the caller's transaction: each job is completed
+// only if its lease is still held and its document is still at that version (otherwise the
+// job is retired as superseded and its results dropped); then the chunks, documents,
+// observations and relationships of all of them are written with one multi-row statement per
+// table, so a batch costs one full-text flush and one update per shared entity.
+func (in *Ingester) WriteAnalyses(ctx context.Context, tx *store.Tx, list []*Analysis) error {
+	now := store.FormatTime(in.Now())
+	var docs []store.Document
+	var chunks []store.Chunk
+	var entities []PlannedEntity
+	var rels []store.Relationship
+	for _, a := range list {
+		cur, err := store.GetDocument(ctx, tx, a.Job.DocumentID)
 		if err != nil {
 			return err
 		}
-		if cur.PayloadID != job.PayloadID || cur.Status == "removed" {
-			return store.FinishJob(ctx, tx, job.JobID, "", store.JobSkipped, errs.EnvelopeJSON(supersededErr()), now, now)
+		if cur.PayloadID != a.Job.PayloadID || cur.Status == "removed" {
+			err := store.FinishJob(ctx, tx, a.Job.JobID, a.Job.LeaseOwner, store.JobSkipped, errs.EnvelopeJSON(supersededErr()), now, now)
+			if err != nil && !errors.Is(err, store.ErrNotFound) {
+				return err
+			}
+			continue
 		}
-		doc = cur
-		doc.Title, doc.Mime, doc.Pages, doc.LastError, doc.UpdatedAt = title, d.Mime, len(d.Pages), nil, now
-		doc.Status, doc.PhaseAnalyze, doc.PhaseSemantic = "analyzed", "done", "skipped"
-		if len(chunks) == 0 {
-			doc.PhaseAnalyze = "skipped" // an empty file: registered, nothing to index
+		err = store.FinishJob(ctx, tx, a.Job.JobID, a.Job.LeaseOwner, store.JobDone, nil, now, now)
+		if errors.Is(err, store.ErrNotFound) {
+			continue // another worker holds the job now: it writes, not us
 		}
-		if err := store.DeleteChunks(ctx, tx, doc.DocumentID); err != nil {
+		if err != nil {
 			return err
 		}
-		if err := store.InsertChunks(ctx, tx, chunks); err != nil {
+		cur.Title, cur.Mime, cur.Pages, cur.LastError, cur.UpdatedAt = a.Title, a.Mime, a.Pages, nil, now
+		cur.Status, cur.PhaseAnalyze, cur.PhaseSemantic = "analyzed", "done", "skipped"
+		if len(a.Chunks) == 0 {
+			cur.PhaseAnalyze = "skipped" // an empty file: registered, nothing to index
+		}
+		docs = append(docs, cur)
+		chunks = append(chunks, a.Chunks...)
+		for _, pe := range a.Entities {
+			pe.Observation.SourcePayloadID = a.Job.PayloadID
+			entities = append(entities, pe)
+		}
+		for _, r := range a.Rels {
+			r.SourcePayloadID = a.Job.PayloadID
+			rels = append(rels, r)
+		}
+	}
+	if len(docs) == 0 {
+		return nil
+	}
+	for _, d := range docs {
+		if err := store.DeleteChunks(ctx, tx, d.DocumentID); err != nil {
 			return err
 		}
-		if err := store.UpdateDocument(ctx, tx, doc); err != nil {
-			return err
-		}
-		if err := writeObserved(ctx, tx, job.PayloadID, entities, rels, now); err != nil {
+	}
+	if err := store.InsertChunks(ctx, tx, chunks); err != nil {
+		return err
+	}
+	for _, d := range docs {
+		if err := store.UpdateDocument(ctx, tx, d); err != nil {
 			return err
 		}
 		// Semantic extraction needs a spec that matches and a local chat model; until then the
 		// phase is recorded as skipped with its reason, to be re-run when one appears.
-		return store.EnqueueJob(ctx, tx, doc.DocumentID, job.PayloadID, PhaseSemantic, store.JobSkipped, now)
-	}, nil
+		if err := store.EnqueueJob(ctx, tx, d.DocumentID, d.PayloadID, PhaseSemantic, store.JobSkipped, now); err != nil {
+			return err
+		}
+	}
+	return writeObserved(ctx, tx, "", entities, rels, now)
 }
 
 func supersededErr() *errs.Error {

@@ -49,6 +49,101 @@ func (in *Ingester) maxFileBytes() int64 {
 // analyze job; a file that cannot be read is recorded as a failed document and the error is
 // returned as well, so a folder ingest lists it and moves on.
 func (in *Ingester) RegisterFile(ctx context.Context, path string, origin map[string]any) (*Result, error) {
+	out := in.RegisterFiles(ctx, []string{path}, origin)
+	return out[0].Result, out[0].Err
+}
+
+// Registered is the outcome of registering one path.
+type Registered struct {
+	Path   string
+	Result *Result
+	Err    error
+}
+
+// registerBatch is how many registrations share one transaction (group commit).
+const registerBatch = 64
+
+// RegisterFiles registers many paths: reading, hashing and sniffing happen outside any
+// transaction, and the writes of up to registerBatch files share one transaction. Each file
+// gets its own result or error; failures are recorded as failed documents.
+func (in *Ingester) RegisterFiles(ctx context.Context, paths []string, origin map[string]any) []Registered {
+	out := make([]Registered, len(paths))
+	type prepared struct {
+		i   int
+		reg *fileReg
+	}
+	var batch []prepared
+	flush := func() {
+		if len(batch) == 0 {
+			return
+		}
+		results := make([]*Result, len(batch))
+		err := in.DB.WriteTx(ctx, func(tx *store.Tx) error {
+			for k, p := range batch {
+				r, err := in.writeRegistration(ctx, tx, p.reg)
+				if err != nil {
+					return err
+				}
+				results[k] = r
+			}
+			return nil
+		})
+		for k, p := range batch {
+			switch {
+			case err == nil:
+				out[p.i].Result = results[k]
+			case errs.As(err).Code != errs.Internal:
+				out[p.i].Err = errs.As(err)
+			default:
+				out[p.i].Err = errs.Wrap(errs.DBInsertFailed, err, "could not register %s", p.reg.abs).WithHint("nothing was written; retry")
+			}
+		}
+		batch = batch[:0]
+	}
+	for i, path := range paths {
+		out[i].Path = path
+		o := map[string]any{}
+		for k, v := range origin {
+			o[k] = v
+		}
+		reg, err := in.prepareFile(ctx, path, o)
+		if err != nil {
+			if f, ok := err.(fileFailure); ok {
+				out[i].Err = in.failFile(ctx, reg.abs, f.err)
+			} else {
+				out[i].Err = err
+			}
+			continue
+		}
+		batch = append(batch, prepared{i, reg})
+		if len(batch) == registerBatch {
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+// fileReg is a file read and hashed, ready to be written.
+type fileReg struct {
+	abs                              string
+	st                               os.FileInfo
+	hash                             string
+	size                             int64
+	kind, mime                       string
+	canon                            []byte
+	contentID, payloadID, subID, now string
+	origin                           map[string]any
+}
+
+// fileFailure is a problem with the file itself, recorded as a failed document.
+type fileFailure struct{ err error }
+
+func (f fileFailure) Error() string { return f.err.Error() }
+
+func failure(err error) error { return fileFailure{err} }
+
+func (in *Ingester) prepareFile(ctx context.Context, path string, origin map[string]any) (*fileReg, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, errs.New(errs.Validation, "cannot resolve path %q", path).With("field", "file_path")
@@ -60,10 +155,10 @@ func (in *Ingester) RegisterFile(ctx context.Context, path string, origin map[st
 		case errors.Is(err, fs.ErrNotExist):
 			return nil, errs.New(errs.FileNotFound, "%s does not exist", abs).With("path", abs).WithHint("check the path; it may have been moved or deleted")
 		case isLoop(err):
-			return nil, in.failFile(ctx, abs, errs.New(errs.FileNotFound, "%s is a symlink loop", abs).With("path", abs).
+			return &fileReg{abs: abs}, failure(errs.New(errs.FileNotFound, "%s is a symlink loop", abs).With("path", abs).
 				WithHint("fix or remove the link"))
 		default:
-			return nil, in.failFile(ctx, abs, errs.New(errs.FileUnreadable, "cannot read %s: %v", abs, unwrapPathErr(err)).With("path", abs).
+			return &fileReg{abs: abs}, failure(errs.New(errs.FileUnreadable, "cannot read %s: %v", abs, unwrapPathErr(err)).With("path", abs).
 				WithHint("check the file's permissions"))
 		}
 	}
@@ -75,17 +170,17 @@ func (in *Ingester) RegisterFile(ctx context.Context, path string, origin map[st
 		return nil, errs.New(errs.UnsupportedFileType, "%s is not a regular file", abs).With("path", abs)
 	}
 	if st.Size() > in.maxFileBytes() {
-		return nil, in.failFile(ctx, abs, errs.New(errs.FileTooLarge, "%s is %d bytes; the limit is %d", abs, st.Size(), in.maxFileBytes()).
+		return &fileReg{abs: abs}, failure(errs.New(errs.FileTooLarge, "%s is %d bytes; the limit is %d", abs, st.Size(), in.maxFileBytes()).
 			With("path", abs).With("file_size_bytes", st.Size()).With("max_size_bytes", in.maxFileBytes()).
 			WithHint("raise the limit with --max-file-size, or split the file"))
 	}
 	hash, head, size, err := hashFile(ctx, abs, in.maxFileBytes())
 	if err != nil {
-		return nil, in.failFile(ctx, abs, err)
+		return &fileReg{abs: abs}, failure(err)
 	}
 	kind, mime := extract.Sniff(head, abs)
 	if kind == "" {
-		return nil, in.failFile(ctx, abs, errs.New(errs.UnsupportedFileType, "%s is not a format Strata reads", filepath.Base(abs)).With("path", abs).
+		return &fileReg{abs: abs}, failure(errs.New(errs.UnsupportedFileType, "%s is not a format Strata reads", filepath.Base(abs)).With("path", abs).
 			WithHint("Strata reads text, Markdown, HTML, PDF, DOCX, CSV, JSON and source code"))
 	}
 	now := in.Now().UTC()
@@ -101,87 +196,86 @@ func (in *Ingester) RegisterFile(ctx context.Context, path string, origin map[st
 	if err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "could not make a submission ID")
 	}
+	return &fileReg{abs: abs, st: st, hash: hash, size: size, kind: kind, mime: mime, canon: canon, contentID: contentID,
+		payloadID: payloadID, subID: subID, origin: origin, now: nowS}, nil
+}
+
+// writeRegistration is the transactional half of registering one prepared file.
+func (in *Ingester) writeRegistration(ctx context.Context, tx *store.Tx, r *fileReg) (*Result, error) {
+	abs, st, hash, size, kind, mime, canon := r.abs, r.st, r.hash, r.size, r.kind, r.mime, r.canon
+	contentID, payloadID, subID, origin, nowS := r.contentID, r.payloadID, r.subID, r.origin, r.now
 	res := &Result{InputKind: KindExtractFile, PayloadID: payloadID, PayloadContentID: contentID, PayloadSubmissionID: subID,
 		EntityIDs: []string{}, Entities: []EntityRef{}, RelationshipIDs: []string{}}
-	err = in.DB.WriteTx(ctx, func(tx *store.Tx) error {
-		_, created, err := store.InsertPayload(ctx, tx, store.Payload{PayloadID: payloadID, PayloadContentID: contentID, Kind: "file",
-			Body: canon, Origin: ids.MustMarshal(origin), CreatedAt: nowS})
-		if err != nil {
-			return err
-		}
-		if err := store.InsertSubmission(ctx, tx, store.Submission{SubmissionID: subID, PayloadID: payloadID, Created: created,
-			Origin: ids.MustMarshal(origin), CreatedAt: nowS}); err != nil {
-			return err
-		}
-		existing, err := store.DocumentByPath(ctx, tx, abs)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return err
-		}
-		have := err == nil
-		if have && existing.ContentHash == hash && existing.Status != "removed" && existing.Status != "failed" {
-			res.Created, res.Message = false, "Unchanged: this file is already stored"
-			return in.describe(res, existing)
-		}
-		same, err := store.DocumentsByHash(ctx, tx, hash)
-		if err != nil {
-			return err
-		}
-		for _, d := range same {
-			if d.DocumentID == existing.DocumentID {
-				continue
-			}
-			if _, statErr := os.Stat(d.Path); errors.Is(statErr, fs.ErrNotExist) {
-				return in.moveDocument(ctx, tx, d, existing, have, abs, st, nowS, res)
-			}
-		}
-		doc := existing
-		if !have {
-			doc = store.Document{DocumentID: ids.Document("file:" + abs), Kind: "file", Path: abs, CreatedAt: nowS}
-		}
-		doc.EntityID = ids.Entity(typeDocument, doc.DocumentID)
-		doc.PayloadID, doc.Title, doc.Mime, doc.Size, doc.Mtime, doc.ContentHash = payloadID, filepath.Base(abs), mime, size, store.FormatTime(st.ModTime()), hash
-		doc.Status, doc.PhaseRegister, doc.LastError, doc.UpdatedAt, doc.DuplicateOf, doc.Pages = "registered", "done", nil, nowS, "", 0
-		doc.PhaseAnalyze, doc.PhaseSemantic = "queued", "pending"
-		res.Created, res.Message = true, "Registered: analysis queued"
-		if len(same) > 0 { // the same bytes are already extracted at another path that still exists
-			doc.DuplicateOf, doc.Status, doc.PhaseAnalyze, doc.PhaseSemantic = same[0].DocumentID, "analyzed", "skipped", "skipped"
-			res.Created, res.Message = false, fmt.Sprintf("Duplicate: the same content is already stored as %s (%s)", same[0].DocumentID, same[0].Path)
-		}
-		if have {
-			err = store.UpdateDocument(ctx, tx, doc)
-		} else {
-			_, err = store.InsertDocument(ctx, tx, doc)
-		}
-		if err != nil {
-			return err
-		}
-		if err := store.CancelJobs(ctx, tx, doc.DocumentID, payloadID, nowS); err != nil {
-			return err
-		}
-		if doc.PhaseAnalyze == "queued" {
-			if err := store.EnqueueJob(ctx, tx, doc.DocumentID, payloadID, PhaseAnalyze, store.JobQueued, nowS); err != nil {
-				return err
-			}
-		}
-		fields := map[string]any{"path": abs, "name": filepath.Base(abs), "size": size, "mime": mime, "format": kind, "sha256": hash,
-			"mtime": store.FormatTime(st.ModTime()), "kind": "file"}
-		if doc.DuplicateOf != "" {
-			fields["duplicate_of"] = doc.DuplicateOf
-		}
-		pe := observation(in.docType(), doc.DocumentID, filepath.Base(abs), fields, 1, PriorityFile, "file:register", "register", contentID+"|"+abs,
-			nowS, doc.DocumentID, map[string]any{"path": abs})
-		if err := writeObserved(ctx, tx, payloadID, []PlannedEntity{pe}, nil, nowS); err != nil {
-			return err
-		}
-		return in.describe(res, doc)
-	})
+	_, created, err := store.InsertPayload(ctx, tx, store.Payload{PayloadID: payloadID, PayloadContentID: contentID, Kind: "file",
+		Body: canon, Origin: ids.MustMarshal(origin), CreatedAt: nowS})
 	if err != nil {
-		if e := (*errs.Error)(nil); errors.As(err, &e) {
-			return nil, e
-		}
-		return nil, errs.Wrap(errs.DBInsertFailed, err, "could not register %s", abs).WithHint("nothing was written; retry")
+		return nil, err
 	}
-	return res, nil
+	if err := store.InsertSubmission(ctx, tx, store.Submission{SubmissionID: subID, PayloadID: payloadID, Created: created,
+		Origin: ids.MustMarshal(origin), CreatedAt: nowS}); err != nil {
+		return nil, err
+	}
+	existing, err := store.DocumentByPath(ctx, tx, abs)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return nil, err
+	}
+	have := err == nil
+	if have && existing.ContentHash == hash && existing.Status != "removed" && existing.Status != "failed" {
+		res.Created, res.Message = false, "Unchanged: this file is already stored"
+		return res, in.describe(res, existing)
+	}
+	same, err := store.DocumentsByHash(ctx, tx, hash)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range same {
+		if d.DocumentID == existing.DocumentID {
+			continue
+		}
+		if _, statErr := os.Stat(d.Path); errors.Is(statErr, fs.ErrNotExist) {
+			return res, in.moveDocument(ctx, tx, d, existing, have, abs, st, nowS, res)
+		}
+	}
+	doc := existing
+	if !have {
+		doc = store.Document{DocumentID: ids.Document("file:" + abs), Kind: "file", Path: abs, CreatedAt: nowS}
+	}
+	doc.EntityID = ids.Entity(typeDocument, doc.DocumentID)
+	doc.PayloadID, doc.Title, doc.Mime, doc.Size, doc.Mtime, doc.ContentHash = payloadID, filepath.Base(abs), mime, size, store.FormatTime(st.ModTime()), hash
+	doc.Status, doc.PhaseRegister, doc.LastError, doc.UpdatedAt, doc.DuplicateOf, doc.Pages = "registered", "done", nil, nowS, "", 0
+	doc.PhaseAnalyze, doc.PhaseSemantic = "queued", "pending"
+	res.Created, res.Message = true, "Registered: analysis queued"
+	if len(same) > 0 { // the same bytes are already extracted at another path that still exists
+		doc.DuplicateOf, doc.Status, doc.PhaseAnalyze, doc.PhaseSemantic = same[0].DocumentID, "analyzed", "skipped", "skipped"
+		res.Created, res.Message = false, fmt.Sprintf("Duplicate: the same content is already stored as %s (%s)", same[0].DocumentID, same[0].Path)
+	}
+	if have {
+		err = store.UpdateDocument(ctx, tx, doc)
+	} else {
+		_, err = store.InsertDocument(ctx, tx, doc)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := store.CancelJobs(ctx, tx, doc.DocumentID, payloadID, nowS); err != nil {
+		return nil, err
+	}
+	if doc.PhaseAnalyze == "queued" {
+		if err := store.EnqueueJob(ctx, tx, doc.DocumentID, payloadID, PhaseAnalyze, store.JobQueued, nowS); err != nil {
+			return nil, err
+		}
+	}
+	fields := map[string]any{"path": abs, "name": filepath.Base(abs), "size": size, "mime": mime, "format": kind, "sha256": hash,
+		"mtime": store.FormatTime(st.ModTime()), "kind": "file"}
+	if doc.DuplicateOf != "" {
+		fields["duplicate_of"] = doc.DuplicateOf
+	}
+	pe := observation(in.docType(), doc.DocumentID, filepath.Base(abs), fields, 1, PriorityFile, "file:register", "register", contentID+"|"+abs,
+		nowS, doc.DocumentID, map[string]any{"path": abs})
+	if err := writeObserved(ctx, tx, payloadID, []PlannedEntity{pe}, nil, nowS); err != nil {
+		return nil, err
+	}
+	return res, in.describe(res, doc)
 }
 
 // PriorityFile is the source priority of what Strata reads from a file itself.

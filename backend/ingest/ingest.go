@@ -374,7 +374,7 @@ func writeNew(ctx context.Context, tx *store.Tx, p *Plan, now string) error {
 }
 
 // writeObserved writes entities, their new observations (folded into snapshots) and
-// relationships. Observations must be new — their IDs include a new payload's content ID — so
+// relationships; payloadID is the source of those that do not name their own. Observations must be new — their IDs include a new payload's content ID — so
 // each table is written with one multi-row statement and each snapshot is read and written once.
 func writeObserved(ctx context.Context, tx *store.Tx, payloadID string, planned []PlannedEntity, relationships []store.Relationship, now string) error {
 	entities := make([]store.Entity, 0, len(planned))
@@ -383,7 +383,10 @@ func writeObserved(ctx context.Context, tx *store.Tx, payloadID string, planned 
 	var order []string
 	for _, pe := range planned {
 		pe.Entity.CreatedAt = now
-		pe.Observation.SourcePayloadID, pe.Observation.CreatedAt = payloadID, now
+		if pe.Observation.SourcePayloadID == "" {
+			pe.Observation.SourcePayloadID = payloadID
+		}
+		pe.Observation.CreatedAt = now
 		entities = append(entities, pe.Entity)
 		observations = append(observations, pe.Observation)
 		if _, ok := byEntity[pe.Entity.EntityID]; !ok {
@@ -402,7 +405,10 @@ func writeObserved(ctx context.Context, tx *store.Tx, payloadID string, planned 
 	}
 	rels := make([]store.Relationship, 0, len(relationships))
 	for _, r := range relationships {
-		r.SourcePayloadID, r.CreatedAt = payloadID, now
+		if r.SourcePayloadID == "" {
+			r.SourcePayloadID = payloadID
+		}
+		r.CreatedAt = now
 		// both ends were upserted above in this transaction: only the cycle check remains
 		if err := checkCycle(ctx, tx, r); err != nil {
 			return err

@@ -155,35 +155,32 @@ func (r *Runner) runBatch(parent context.Context, jobs []store.Job, owner string
 			}
 		}
 	}()
-	type done struct {
-		job   store.Job
-		write func(tx *store.Tx) error
-	}
-	var ok []done
+	var analyses []*Analysis
+	var ended []store.Job
 	for _, job := range jobs {
 		job.LeaseOwner = owner
-		write, err := r.handle(ctx, job)
+		a, err := r.handle(ctx, job)
 		switch {
-		case errors.Is(err, errSuperseded):
-			ok = append(ok, done{job, r.In.endJob(ctx, job, store.JobSkipped, supersededErr())})
+		case errors.Is(err, errSuperseded) || errors.Is(err, errNoHandler):
+			ended = append(ended, job)
 		case err != nil:
 			r.fail(job, owner, err)
-		case write != nil:
-			ok = append(ok, done{job, write})
+		default:
+			analyses = append(analyses, a)
 		}
 	}
-	if len(ok) > 0 {
+	if len(analyses)+len(ended) > 0 {
 		err := r.In.DB.WriteTx(ctx, func(tx *store.Tx) error {
-			for _, d := range ok {
-				if err := d.write(tx); err != nil {
-					return fmt.Errorf("job %d: %w", d.job.JobID, err)
+			for _, job := range ended {
+				if err := r.In.endJob(ctx, job, store.JobSkipped, supersededErr())(tx); err != nil {
+					return fmt.Errorf("job %d: %w", job.JobID, err)
 				}
 			}
-			return nil
+			return r.In.WriteAnalyses(ctx, tx, analyses)
 		})
 		if err != nil {
-			for _, d := range ok {
-				r.fail(d.job, owner, err)
+			for _, a := range analyses {
+				r.fail(a.Job, owner, err)
 			}
 		}
 	}
@@ -191,11 +188,14 @@ func (r *Runner) runBatch(parent context.Context, jobs []store.Job, owner string
 	hb.Wait()
 }
 
-func (r *Runner) handle(ctx context.Context, job store.Job) (write func(tx *store.Tx) error, err error) {
+// errNoHandler: a job of a phase this version does not run; it is retired as skipped.
+var errNoHandler = errors.New("no handler for this phase")
+
+func (r *Runner) handle(ctx context.Context, job store.Job) (a *Analysis, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			r.Log.Error("job panicked", "job", job.JobID, "panic", p, "stack", string(debug.Stack()))
-			write, err = nil, errs.New(errs.AnalysisFailed, "the reader crashed on this file").
+			a, err = nil, errs.New(errs.AnalysisFailed, "the reader crashed on this file").
 				WithHint("the file may be damaged; this is worth reporting with the file")
 		}
 	}()
@@ -203,7 +203,7 @@ func (r *Runner) handle(ctx context.Context, job store.Job) (write func(tx *stor
 	case PhaseAnalyze:
 		return r.In.Analyze(ctx, job)
 	default:
-		return r.In.endJob(ctx, job, store.JobSkipped, errs.New("UNSUPPORTED_PHASE", "no handler for phase %q", job.Phase)), nil
+		return nil, errNoHandler
 	}
 }
 

@@ -31,3 +31,6 @@ CREATE TABLE watch_roots (
     path      TEXT PRIMARY KEY,
     added_at  TEXT NOT NULL
 ) WITHOUT ROWID;
+
+-- Merge full-text segments in larger steps: ingest writes many small segments.
+INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('automerge', 8);
