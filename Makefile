@@ -6,7 +6,7 @@ BIN     := bin/strata
 DATA    ?=
 DATAFLAG = $(if $(DATA),--data $(DATA),)
 
-.PHONY: run build app test vet fmt-check bench clean check-go
+.PHONY: run build app test vet fmt-check fuzz bench clean check-go
 
 check-go:
 	@command -v $(GO) >/dev/null 2>&1 || { echo "Go is not installed: see https://go.dev/doc/install (Go 1.26 or newer)"; exit 1; }
@@ -26,9 +26,17 @@ run: build
 app: check-go
 	CGO_ENABLED=1 $(GO) build -tags desktop,production,webkit2_41 -o bin/strata-desktop .
 
-## test: every test, plus formatting and vet
+## test: every test, plus formatting, vet and a short run of each fuzz target
 test: check-go fmt-check vet
 	$(GO) test -count=1 ./...
+	$(MAKE) --no-print-directory fuzz FUZZTIME=8s
+
+FUZZTIME ?= 30s
+## fuzz: the readers, the chunker and the heuristics against generated input
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./backend/extract/
+	$(GO) test -run '^$$' -fuzz '^FuzzChunk$$' -fuzztime $(FUZZTIME) ./backend/extract/
+	$(GO) test -run '^$$' -fuzz '^FuzzFind$$' -fuzztime $(FUZZTIME) ./backend/heuristics/
 
 vet:
 	$(GO) vet ./...
@@ -40,7 +48,10 @@ fmt-check:
 ## bench: performance figures on this machine (see BENCHMARKS.md)
 bench: check-go
 	@echo "machine: $$(nproc) cores, $$(free -h | awk '/Mem:/{print $$2}') memory, $$(uname -sr)"
-	$(GO) test -run '^$$' -bench . -benchtime 3s ./backend/engine/
+	$(GO) test -run '^$$' -bench 'Ingest|Snapshot' -benchtime 3s ./backend/engine/
+	$(GO) test -run '^$$' -bench 'FilesMarkdown' -benchtime 2000x ./backend/engine/
+	$(GO) test -run '^$$' -bench 'WatchedFileLatency' -benchtime 5x ./backend/engine/
+	$(GO) test -run '^$$' -bench . ./backend/extract/ ./backend/heuristics/
 
 clean:
 	rm -rf bin

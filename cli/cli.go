@@ -257,6 +257,11 @@ func statusCmd(g *globals) *cobra.Command {
 					fmt.Fprintf(w, "entities       %s\n", countsLine(s.Counts.Entities))
 					fmt.Fprintf(w, "observations   %d\n", s.Counts.Observations)
 					fmt.Fprintf(w, "relationships  %d\n", s.Counts.Relationships)
+					fmt.Fprintf(w, "jobs           %s\n", countsLine(s.Jobs))
+					fmt.Fprintf(w, "watched        %d folder(s)\n", len(s.WatchRoots))
+					for _, r := range s.WatchRoots {
+						fmt.Fprintf(w, "               %s\n", r)
+					}
 					fmt.Fprintf(w, "capabilities   %s\n", strings.Join(s.Capabilities, ", "))
 				})
 		},

@@ -41,6 +41,8 @@ type Config struct {
 	// before another process may take it over (0 = 60 s).
 	Workers  int
 	JobLease time.Duration
+	// ReadTimeout bounds one file's reader (0 = 2 minutes).
+	ReadTimeout time.Duration
 }
 
 // Engine is an open data folder.
@@ -121,7 +123,7 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 		return nil, errs.Wrap(errs.DBQueryFailed, err, "cannot open the database in %s", abs).
 			WithHint("another program may hold it, or the file may be damaged; check permissions and free space")
 	}
-	in := &ingest.Ingester{DB: db, Specs: reg, Now: cfg.Now, MaxFileBytes: cfg.MaxFileBytes}
+	in := &ingest.Ingester{DB: db, Specs: reg, Now: cfg.Now, MaxFileBytes: cfg.MaxFileBytes, ReadTimeout: cfg.ReadTimeout}
 	e := &Engine{cfg: cfg, log: cfg.Logger, db: db, specs: reg, now: cfg.Now, ingest: in,
 		runner: &ingest.Runner{In: in, Workers: cfg.Workers, Lease: cfg.JobLease, Log: cfg.Logger}}
 	e.log.Info("engine open", "data", abs, "capabilities", len(reg.Capabilities), "entity_types", len(reg.EntityTypes))

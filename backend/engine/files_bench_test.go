@@ -69,3 +69,51 @@ func BenchmarkFilesMarkdown(b *testing.B) {
 	b.ReportMetric(float64(b.N)/(el-registered).Seconds(), "analyzed/s")
 	b.ReportMetric(float64(total)/1e6/el.Seconds(), "MB/s")
 }
+
+// BenchmarkWatchedFileLatency: the time from a 1 MB Markdown file being written into a watched
+// folder until it is analysed (searchable), with `Serve` running.
+func BenchmarkWatchedFileLatency(b *testing.B) {
+	dir := b.TempDir()
+	e, err := engine.Open(context.Background(), engine.Config{DataDir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	if _, err := e.AddWatchRoot(ctx, dir); err != nil {
+		b.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { defer close(done); _ = e.Serve(ctx) }()
+	defer func() { cancel(); <-done }()
+	time.Sleep(300 * time.Millisecond) // the watcher is up
+	var worst, total time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var sb strings.Builder
+		for sb.Len() < 1<<20 {
+			fmt.Fprintf(&sb, "## Part %d of file %d\n\nThe quarterly figures for vendor %d were reviewed on 2025-03-14. ", sb.Len(), i, sb.Len()%97)
+			sb.WriteString(strings.Repeat("Lorem ipsum dolor sit amet, consectetur adipiscing elit. ", 12) + "\n\n")
+		}
+		path := filepath.Join(dir, fmt.Sprintf("big-%d.md", i))
+		start := time.Now()
+		if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		for {
+			p, _ := e.ListDocuments(ctx, "analyzed", path, 1, 0)
+			if p != nil && p.Total == 1 {
+				break
+			}
+			if time.Since(start) > 30*time.Second {
+				b.Fatal("the file was not analysed within 30 s")
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		d := time.Since(start)
+		total += d
+		worst = max(worst, d)
+	}
+	b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "ms/file")
+	b.ReportMetric(float64(worst.Milliseconds()), "worst-ms")
+}

@@ -416,3 +416,31 @@ func TestCrashRecovery(t *testing.T) {
 		t.Fatalf("%d documents, want %d", len(docs), n)
 	}
 }
+
+func TestReaderTimeout(t *testing.T) {
+	dir := t.TempDir()
+	e := open(t, func(c *engine.Config) { c.ReadTimeout = time.Microsecond })
+	p := write(t, filepath.Join(dir, "big.md"), strings.Repeat("# Section\n\nlorem ipsum dolor sit amet\n\n", 40000))
+	d := settle(t, e, ingestFile(t, e, p).DocumentID)[0]
+	if d.Status != "failed" || !strings.Contains(errs.FromEnvelope(d.LastError).Message, "took longer") {
+		t.Fatalf("a reader past its time limit must fail the file, not hold the worker: %+v", d)
+	}
+}
+
+func TestOverlappingWatchRoots(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "a", "b"), 0o755)
+	e := open(t)
+	ctx := context.Background()
+	if _, err := e.AddWatchRoot(ctx, filepath.Join(dir, "a")); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{filepath.Join(dir, "a"), filepath.Join(dir, "a", "b"), dir} {
+		_, err := e.AddWatchRoot(ctx, p)
+		wantCode(t, err, errs.Validation)
+	}
+	st, _ := e.Status(ctx)
+	if len(st.WatchRoots) != 1 {
+		t.Fatalf("watch roots: %v", st.WatchRoots)
+	}
+}

@@ -44,6 +44,21 @@ func (e *Engine) checkRoot(dir string) (string, error) {
 	case !st.IsDir():
 		return "", errs.New(errs.Validation, "%s is not a folder", abs).WithHint("ingest single files with `strata ingest FILE`")
 	}
+	roots, err := store.WatchRoots(context.Background(), e.db.Reader())
+	if err != nil {
+		return "", queryErr(err, "watched folders")
+	}
+	for _, r := range roots {
+		switch {
+		case r == abs:
+			return "", errs.New(errs.Validation, "%s is already watched", abs).WithHint("see the watched folders with `strata watch list`")
+		case within(abs, r):
+			return "", errs.New(errs.Validation, "%s is inside the watched folder %s", abs, r).WithHint("its files are already watched")
+		case within(r, abs):
+			return "", errs.New(errs.Validation, "%s contains the watched folder %s", abs, r).
+				WithHint("remove %s first (`strata watch remove %s`), then watch the larger folder", r, r)
+		}
+	}
 	data := e.cfg.DataDir
 	if abs == data || strings.HasPrefix(data+string(filepath.Separator), abs+string(filepath.Separator)) || strings.HasPrefix(abs, data+string(filepath.Separator)) {
 		return "", errs.New(errs.Validation, "%s contains or is inside Strata's data folder %s", abs, data).
@@ -224,4 +239,8 @@ func (e *Engine) WatchStatus() []watch.RootStatus {
 		return nil
 	}
 	return e.watcher.Status()
+}
+
+func within(p, dir string) bool {
+	return strings.HasPrefix(p, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
 }

@@ -5,18 +5,22 @@ import (
 	"sort"
 
 	"github.com/strata-app/strata/backend/store"
+	"github.com/strata-app/strata/backend/watch"
 )
 
 // Status is `strata status --json`: what the store holds and how it is set up. Later issues add
 // the embedder block, jobs and watch roots here.
 type Status struct {
-	Version       string       `json:"version"`
-	DataDir       string       `json:"data_dir"`
-	Database      string       `json:"database"`
-	SchemaVersion int          `json:"schema_version"`
-	Counts        store.Counts `json:"counts"`
-	Capabilities  []string     `json:"capabilities"`
-	EntityTypes   []string     `json:"entity_types"`
+	Version       string             `json:"version"`
+	DataDir       string             `json:"data_dir"`
+	Database      string             `json:"database"`
+	SchemaVersion int                `json:"schema_version"`
+	Counts        store.Counts       `json:"counts"`
+	Capabilities  []string           `json:"capabilities"`
+	EntityTypes   []string           `json:"entity_types"`
+	Jobs          map[string]int     `json:"jobs"`        // by state
+	WatchRoots    []string           `json:"watch_roots"` // watched folders
+	Watching      []watch.RootStatus `json:"watching,omitempty"`
 }
 
 // Status reports counts and configuration.
@@ -34,6 +38,14 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 		types = append(types, t)
 	}
 	sort.Strings(types)
+	jobs, err := store.JobCounts(ctx, e.db.Reader())
+	if err != nil {
+		return nil, queryErr(err, "jobs")
+	}
+	roots, err := store.WatchRoots(ctx, e.db.Reader())
+	if err != nil {
+		return nil, queryErr(err, "watched folders")
+	}
 	return &Status{Version: Version, DataDir: e.cfg.DataDir, Database: e.db.Path(), SchemaVersion: v, Counts: c,
-		Capabilities: e.specs.CapabilityIDs(), EntityTypes: types}, nil
+		Capabilities: e.specs.CapabilityIDs(), EntityTypes: types, Jobs: jobs, WatchRoots: roots, Watching: e.WatchStatus()}, nil
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/extract"
@@ -67,7 +68,7 @@ func (in *Ingester) Analyze(ctx context.Context, job store.Job) (*Analysis, erro
 		}
 		return nil, errSuperseded
 	}
-	d, err := extract.Read(ctx, data, doc.Path, extract.Limits{MaxBytes: in.maxFileBytes()})
+	d, err := in.readBounded(ctx, data, doc.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -84,6 +85,44 @@ func (in *Ingester) Analyze(ctx context.Context, job store.Job) (*Analysis, erro
 	entities, rels := in.observeContent(doc, pay.PayloadContentID, d, title, now)
 
 	return &Analysis{Job: job, Title: title, Mime: d.Mime, Pages: len(d.Pages), Chunks: chunks, Entities: entities, Rels: rels}, nil
+}
+
+// DefaultReadTimeout bounds how long one file's reader may run.
+const DefaultReadTimeout = 2 * time.Minute
+
+// readBounded runs the format reader with a time limit. Readers honour ctx between pages, but
+// a third-party parser can loop inside one call (the PDF library has such a case); then the
+// reader's goroutine is abandoned — it cannot be stopped from outside — and the file fails
+// with ANALYSIS_FAILED instead of holding a worker forever.
+func (in *Ingester) readBounded(ctx context.Context, data []byte, path string) (*extract.Document, error) {
+	limit := in.ReadTimeout
+	if limit <= 0 {
+		limit = DefaultReadTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	type result struct {
+		d   *extract.Document
+		err error
+	}
+	done := make(chan result, 1) // buffered: an abandoned reader can still finish and exit
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- result{nil, errs.New(errs.AnalysisFailed, "the reader crashed on %s", filepath.Base(path)).
+					WithHint("the file may be damaged; this is worth reporting with the file")}
+			}
+		}()
+		d, err := extract.Read(ctx, data, path, extract.Limits{MaxBytes: in.maxFileBytes()})
+		done <- result{d, err}
+	}()
+	select {
+	case r := <-done:
+		return r.d, r.err
+	case <-ctx.Done():
+		return nil, errs.New(errs.AnalysisFailed, "reading %s took longer than %v", filepath.Base(path), limit).With("path", path).
+			WithHint("the file may be malformed; if it is valid, report it with the file")
+	}
 }
 
 // WriteAnalyses stores a batch of analyses in the caller's transaction: each job is completed

@@ -64,7 +64,8 @@ type Ingester struct {
 	DB           *store.DB
 	Specs        *spec.Registry
 	Now          func() time.Time
-	MaxFileBytes int64 // 0 = DefaultMaxFileBytes
+	MaxFileBytes int64         // 0 = DefaultMaxFileBytes
+	ReadTimeout  time.Duration // one file's reader; 0 = DefaultReadTimeout
 	// AllowPath, when set, vets a file_path from ingest before it is read (transports that take
 	// paths from remote callers restrict them to allowed roots).
 	AllowPath func(path string) error
