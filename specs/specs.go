@@ -5,7 +5,7 @@ package specs
 
 import "embed"
 
-// FS holds entities/*.yaml and capabilities/*.yaml.
+// FS holds entities/*.yaml, capabilities/*.yaml and semantic/*.yaml.
 //
-//go:embed entities capabilities
+//go:embed entities capabilities semantic
 var FS embed.FS

@@ -18,6 +18,7 @@ import (
 
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/ingest"
+	"github.com/strata-app/strata/backend/llm"
 	"github.com/strata-app/strata/backend/spec"
 	"github.com/strata-app/strata/backend/store"
 	"github.com/strata-app/strata/backend/watch"
@@ -43,6 +44,10 @@ type Config struct {
 	JobLease time.Duration
 	// ReadTimeout bounds one file's reader (0 = 2 minutes).
 	ReadTimeout time.Duration
+	// OllamaHost and ChatModel choose the local chat model of the semantic phase (empty:
+	// $OLLAMA_HOST or 127.0.0.1:11434, and $STRATA_CHAT_MODEL or llama3.2).
+	OllamaHost string
+	ChatModel  string
 }
 
 // Engine is an open data folder.
@@ -53,6 +58,7 @@ type Engine struct {
 	specs  *spec.Registry
 	ingest *ingest.Ingester
 	runner *ingest.Runner
+	chat   *llm.Ollama
 	now    func() time.Time
 
 	mu      sync.Mutex
@@ -123,8 +129,13 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 		return nil, errs.Wrap(errs.DBQueryFailed, err, "cannot open the database in %s", abs).
 			WithHint("another program may hold it, or the file may be damaged; check permissions and free space")
 	}
-	in := &ingest.Ingester{DB: db, Specs: reg, Now: cfg.Now, MaxFileBytes: cfg.MaxFileBytes, ReadTimeout: cfg.ReadTimeout}
-	e := &Engine{cfg: cfg, log: cfg.Logger, db: db, specs: reg, now: cfg.Now, ingest: in,
+	chat, err := llm.NewOllama(cfg.OllamaHost, cfg.ChatModel)
+	if err != nil {
+		db.Close()
+		return nil, errs.Wrap(errs.Validation, err, "invalid Ollama address: %v", err).WithHint("set OLLAMA_HOST to host:port")
+	}
+	in := &ingest.Ingester{DB: db, Specs: reg, Now: cfg.Now, MaxFileBytes: cfg.MaxFileBytes, ReadTimeout: cfg.ReadTimeout, Chat: chat}
+	e := &Engine{cfg: cfg, log: cfg.Logger, db: db, specs: reg, now: cfg.Now, ingest: in, chat: chat,
 		runner: &ingest.Runner{In: in, Workers: cfg.Workers, Lease: cfg.JobLease, Log: cfg.Logger}}
 	e.log.Info("engine open", "data", abs, "capabilities", len(reg.Capabilities), "entity_types", len(reg.EntityTypes))
 	return e, nil

@@ -202,6 +202,20 @@ func (e *Engine) Serve(ctx context.Context) error {
 	syncRoots()
 	tick := time.NewTicker(2 * time.Second) // watched folders added by other processes
 	defer tick.Stop()
+	// Semantic jobs skipped for want of a chat model run when one appears.
+	requeue := func() {
+		if ok, _ := e.chat.Available(ctx); ok {
+			if n, err := e.ingest.RequeueWaitingSemantic(ctx); err != nil {
+				e.log.Error("requeue semantic jobs", "err", err)
+			} else if n > 0 {
+				e.log.Info("chat model available: semantic jobs queued", "jobs", n)
+				e.runner.Wake()
+			}
+		}
+	}
+	requeue()
+	models := time.NewTicker(30 * time.Second)
+	defer models.Stop()
 	e.mu.Lock()
 	e.watcher = w
 	e.mu.Unlock()
@@ -212,6 +226,8 @@ func (e *Engine) Serve(ctx context.Context) error {
 			return nil
 		case <-tick.C:
 			syncRoots()
+		case <-models.C:
+			requeue()
 		case ev, ok := <-w.Events():
 			if !ok {
 				return nil
@@ -243,4 +259,19 @@ func (e *Engine) WatchStatus() []watch.RootStatus {
 
 func within(p, dir string) bool {
 	return strings.HasPrefix(p, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
+}
+
+// RequeueSemantic probes the chat model now and, if it is there, queues again the semantic
+// jobs that were skipped for want of one; it returns how many.
+func (e *Engine) RequeueSemantic(ctx context.Context) (int, error) {
+	e.chat.Forget()
+	if ok, _ := e.chat.Available(ctx); !ok {
+		return 0, nil
+	}
+	n, err := e.ingest.RequeueWaitingSemantic(ctx)
+	if err != nil {
+		return 0, errs.Wrap(errs.DBInsertFailed, err, "could not queue the semantic jobs")
+	}
+	e.runner.Wake()
+	return n, nil
 }

@@ -29,6 +29,7 @@ type Analysis struct {
 	Title    string
 	Mime     string
 	Pages    int
+	DocType  string
 	Chunks   []store.Chunk
 	Entities []PlannedEntity
 	Rels     []store.Relationship
@@ -82,9 +83,9 @@ func (in *Ingester) Analyze(ctx context.Context, job store.Job) (*Analysis, erro
 	if title == "" {
 		title = filepath.Base(doc.Path)
 	}
-	entities, rels := in.observeContent(doc, pay.PayloadContentID, d, title, now)
+	entities, rels, docType := in.observeContent(doc, pay.PayloadContentID, d, title, now)
 
-	return &Analysis{Job: job, Title: title, Mime: d.Mime, Pages: len(d.Pages), Chunks: chunks, Entities: entities, Rels: rels}, nil
+	return &Analysis{Job: job, Title: title, Mime: d.Mime, Pages: len(d.Pages), DocType: docType, Chunks: chunks, Entities: entities, Rels: rels}, nil
 }
 
 // DefaultReadTimeout bounds how long one file's reader may run.
@@ -159,6 +160,8 @@ func (in *Ingester) WriteAnalyses(ctx context.Context, tx *store.Tx, list []*Ana
 		cur.Status, cur.PhaseAnalyze, cur.PhaseSemantic = "analyzed", "done", "skipped"
 		if len(a.Chunks) == 0 {
 			cur.PhaseAnalyze = "skipped" // an empty file: registered, nothing to index
+		} else if in.Specs.SemanticFor(a.DocType) != nil {
+			cur.PhaseSemantic = "queued"
 		}
 		docs = append(docs, cur)
 		chunks = append(chunks, a.Chunks...)
@@ -186,9 +189,13 @@ func (in *Ingester) WriteAnalyses(ctx context.Context, tx *store.Tx, list []*Ana
 		if err := store.UpdateDocument(ctx, tx, d); err != nil {
 			return err
 		}
-		// Semantic extraction needs a spec that matches and a local chat model; until then the
-		// phase is recorded as skipped with its reason, to be re-run when one appears.
-		if err := store.EnqueueJob(ctx, tx, d.DocumentID, d.PayloadID, PhaseSemantic, store.JobSkipped, now); err != nil {
+		// Semantic extraction runs when a spec matches the document's type; without one the
+		// phase is skipped.
+		state := store.JobSkipped
+		if d.PhaseSemantic == "queued" {
+			state = store.JobQueued
+		}
+		if err := store.EnqueueJob(ctx, tx, d.DocumentID, d.PayloadID, PhaseSemantic, state, now); err != nil {
 			return err
 		}
 	}
@@ -202,7 +209,7 @@ func supersededErr() *errs.Error {
 // observeContent turns what phase 2 found into observations: one on the document (title, type,
 // format, facts found, each with its location) and entities for e-mail addresses (contacts)
 // and tags (concepts), which the document REFERS_TO.
-func (in *Ingester) observeContent(doc store.Document, contentID string, d *extract.Document, title, now string) ([]PlannedEntity, []store.Relationship) {
+func (in *Ingester) observeContent(doc store.Document, contentID string, d *extract.Document, title, now string) ([]PlannedEntity, []store.Relationship, string) {
 	lines := lineIndex(d.Text)
 	findings := heuristics.Find(d.Text)
 	docType := heuristics.DocType(d.Kind, title, d.Text)
@@ -290,7 +297,7 @@ func (in *Ingester) observeContent(doc store.Document, contentID string, d *extr
 			link(observation(contact, e, e, map[string]any{"email": e}, 0.5, PriorityFile, "file:analyze", "email:"+e, version, now, doc.DocumentID, span(emails[e])))
 		}
 	}
-	return out, rels
+	return out, rels, docType
 }
 
 type lineIdx []int

@@ -66,6 +66,7 @@ type Ingester struct {
 	Now          func() time.Time
 	MaxFileBytes int64         // 0 = DefaultMaxFileBytes
 	ReadTimeout  time.Duration // one file's reader; 0 = DefaultReadTimeout
+	Chat         ChatModel     // the semantic phase's model; nil: the phase is skipped
 	// AllowPath, when set, vets a file_path from ingest before it is read (transports that take
 	// paths from remote callers restrict them to allowed roots).
 	AllowPath func(path string) error

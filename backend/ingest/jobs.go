@@ -156,31 +156,49 @@ func (r *Runner) runBatch(parent context.Context, jobs []store.Job, owner string
 		}
 	}()
 	var analyses []*Analysis
-	var ended []store.Job
+	var semantics []*SemanticResult
+	var writes []func(tx *store.Tx) error
+	var held []store.Job // jobs whose write is in this batch
 	for _, job := range jobs {
 		job.LeaseOwner = owner
-		a, err := r.handle(ctx, job)
+		res, err := r.handle(ctx, job)
+		var nm noModel
 		switch {
+		case errors.As(err, &nm):
+			writes = append(writes, r.In.skipSemantic(ctx, job, nm))
+			held = append(held, job)
 		case errors.Is(err, errSuperseded) || errors.Is(err, errNoHandler):
-			ended = append(ended, job)
+			writes = append(writes, r.In.endJob(ctx, job, store.JobSkipped, supersededErr()))
+			held = append(held, job)
 		case err != nil:
 			r.fail(job, owner, err)
 		default:
-			analyses = append(analyses, a)
+			switch v := res.(type) {
+			case *Analysis:
+				analyses = append(analyses, v)
+			case *SemanticResult:
+				semantics = append(semantics, v)
+			}
+			held = append(held, job)
 		}
 	}
-	if len(analyses)+len(ended) > 0 {
+	if len(held) > 0 {
 		err := r.In.DB.WriteTx(ctx, func(tx *store.Tx) error {
-			for _, job := range ended {
-				if err := r.In.endJob(ctx, job, store.JobSkipped, supersededErr())(tx); err != nil {
-					return fmt.Errorf("job %d: %w", job.JobID, err)
+			for _, w := range writes {
+				if err := w(tx); err != nil {
+					return err
+				}
+			}
+			for _, s := range semantics {
+				if err := r.In.WriteSemantic(ctx, tx, s); err != nil {
+					return fmt.Errorf("job %d: %w", s.Job.JobID, err)
 				}
 			}
 			return r.In.WriteAnalyses(ctx, tx, analyses)
 		})
 		if err != nil {
-			for _, a := range analyses {
-				r.fail(a.Job, owner, err)
+			for _, j := range held {
+				r.fail(j, owner, err)
 			}
 		}
 	}
@@ -191,20 +209,68 @@ func (r *Runner) runBatch(parent context.Context, jobs []store.Job, owner string
 // errNoHandler: a job of a phase this version does not run; it is retired as skipped.
 var errNoHandler = errors.New("no handler for this phase")
 
-func (r *Runner) handle(ctx context.Context, job store.Job) (a *Analysis, err error) {
+func (r *Runner) handle(ctx context.Context, job store.Job) (res any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			r.Log.Error("job panicked", "job", job.JobID, "panic", p, "stack", string(debug.Stack()))
-			a, err = nil, errs.New(errs.AnalysisFailed, "the reader crashed on this file").
+			res, err = nil, errs.New(errs.AnalysisFailed, "the reader crashed on this file").
 				WithHint("the file may be damaged; this is worth reporting with the file")
 		}
 	}()
 	switch job.Phase {
 	case PhaseAnalyze:
 		return r.In.Analyze(ctx, job)
+	case PhaseSemantic:
+		return r.In.Semantic(ctx, job)
 	default:
 		return nil, errNoHandler
 	}
+}
+
+// skipSemantic is the write for a semantic job that cannot run yet: the job is skipped with
+// the reason (NO_CHAT_MODEL), which RequeueWaitingSemantic looks for when a model appears.
+func (in *Ingester) skipSemantic(ctx context.Context, job store.Job, nm noModel) func(tx *store.Tx) error {
+	model := "llama3.2"
+	if in.Chat != nil {
+		model = in.Chat.Model()
+	}
+	end := in.endJob(ctx, job, store.JobSkipped, nm.envelope(model))
+	return func(tx *store.Tx) error {
+		if err := end(tx); err != nil {
+			return err
+		}
+		d, err := store.GetDocument(ctx, tx, job.DocumentID)
+		if err != nil || d.PayloadID != job.PayloadID {
+			return err
+		}
+		d.PhaseSemantic, d.UpdatedAt = "skipped", store.FormatTime(in.Now())
+		return store.UpdateDocument(ctx, tx, d)
+	}
+}
+
+// RequeueWaitingSemantic queues again the semantic jobs that were skipped for want of a chat
+// model (call it when one becomes available); it returns how many.
+func (in *Ingester) RequeueWaitingSemantic(ctx context.Context) (int, error) {
+	var n int64
+	err := in.DB.WriteTx(ctx, func(tx *store.Tx) error {
+		now := store.FormatTime(in.Now())
+		res, err := tx.ExecContext(ctx, `UPDATE jobs SET state = 'queued', attempts = 0, not_before = ?, error = NULL, updated_at = ?
+			WHERE phase = 'semantic' AND state = 'skipped' AND error LIKE '%"NO_CHAT_MODEL"%'`, now, now)
+		if err != nil {
+			return err
+		}
+		n, _ = res.RowsAffected()
+		if n == 0 {
+			return nil
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE documents SET phase_semantic = 'queued', updated_at = ? WHERE document_id IN
+			(SELECT document_id FROM jobs WHERE phase = 'semantic' AND state = 'queued') AND phase_semantic = 'skipped'`, now)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("requeue semantic jobs: %w", err)
+	}
+	return int(n), nil
 }
 
 // permanent reports whether retrying cannot help.
@@ -239,14 +305,13 @@ func (r *Runner) fail(job store.Job, owner string, cause error) {
 		}
 		d.LastError, d.UpdatedAt = env, store.FormatTime(now)
 		if !retry && d.PayloadID == job.PayloadID {
-			d.Status = "failed"
 			if job.Phase == PhaseAnalyze {
-				d.PhaseAnalyze, d.PhaseSemantic = "failed", "skipped"
+				d.Status, d.PhaseAnalyze, d.PhaseSemantic = "failed", "failed", "skipped"
 				if err := store.DeleteChunks(ctx, tx, d.DocumentID); err != nil {
 					return err
 				}
 			} else {
-				d.PhaseSemantic = "failed"
+				d.PhaseSemantic = "failed" // the document stays analysed and searchable
 			}
 		}
 		return store.UpdateDocument(ctx, tx, d)

@@ -121,10 +121,43 @@ type Capability struct {
 	File           string             `yaml:"-"`
 }
 
+// Semantic is a semantic-extraction spec (ADR-028's SemanticAdapter): for documents it
+// matches, its prompt asks a local chat model for JSON, which the named capability maps onto
+// entities, observations and relationships — the same engine as payloads.
+type Semantic struct {
+	ID          string `yaml:"semantic"`
+	Description string `yaml:"description"`
+	Match       struct {
+		DocTypes []string `yaml:"doc_types"` // heuristic document types (invoice, meeting-notes, …)
+	} `yaml:"match"`
+	Capability string `yaml:"capability"` // the capability whose body the answer is
+	Prompt     string `yaml:"prompt"`
+	MaxChars   int    `yaml:"max_chars"` // how much of the document is sent (default 12000)
+	File       string `yaml:"-"`
+}
+
 // Registry is the loaded, validated set of specs.
 type Registry struct {
 	EntityTypes  map[string]*EntityType
 	Capabilities map[string]*Capability
+	Semantics    map[string]*Semantic
+}
+
+// SemanticFor returns the semantic spec matching a document type (the first by ID), or nil.
+func (r *Registry) SemanticFor(docType string) *Semantic {
+	ids := make([]string, 0, len(r.Semantics))
+	for id := range r.Semantics {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		for _, t := range r.Semantics[id].Match.DocTypes {
+			if t == docType {
+				return r.Semantics[id]
+			}
+		}
+	}
+	return nil
 }
 
 // CapabilityIDs lists capabilities in sorted order.
@@ -158,7 +191,7 @@ func (e *Error) Error() string {
 // Load reads every source in order; a later source's spec replaces an earlier one with the same
 // type or capability ID (so a user's data folder can override what ships in the binary).
 func Load(sources ...Source) (*Registry, error) {
-	r := &Registry{EntityTypes: map[string]*EntityType{}, Capabilities: map[string]*Capability{}}
+	r := &Registry{EntityTypes: map[string]*EntityType{}, Capabilities: map[string]*Capability{}, Semantics: map[string]*Semantic{}}
 	for _, src := range sources {
 		if err := each(src, "entities", func(file string, data []byte) error {
 			var t EntityType
@@ -180,6 +213,22 @@ func Load(sources ...Source) (*Registry, error) {
 			r.Capabilities[c.ID] = &c
 			return nil
 		}); err != nil {
+			return nil, err
+		}
+		if err := each(src, "semantic", func(file string, data []byte) error {
+			var m Semantic
+			if err := decode(file, data, &m); err != nil {
+				return err
+			}
+			m.File = file
+			r.Semantics[m.ID] = &m
+			return nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	for _, m := range r.Semantics {
+		if err := r.validateSemantic(m); err != nil {
 			return nil, err
 		}
 	}
@@ -329,6 +378,31 @@ func (r *Registry) validateCapability(c *Capability) error {
 		if !names[rel.To] {
 			return bad(at+".to", "no entity rule named %q", rel.To)
 		}
+	}
+	return nil
+}
+
+func (r *Registry) validateSemantic(m *Semantic) error {
+	bad := func(field, format string, args ...any) error {
+		return &Error{File: m.File, Field: field, Problem: fmt.Sprintf(format, args...)}
+	}
+	if parts := strings.Split(m.ID, ":"); len(parts) != 4 || parts[1] != "semantic" || !strings.HasPrefix(parts[3], "v") {
+		return bad("semantic", "must look like namespace:semantic:name:vN, got %q", m.ID)
+	}
+	if len(m.Match.DocTypes) == 0 {
+		return bad("match.doc_types", "must list at least one document type")
+	}
+	if _, ok := r.Capabilities[m.Capability]; !ok {
+		return bad("capability", "unknown capability %q", m.Capability)
+	}
+	if strings.TrimSpace(m.Prompt) == "" {
+		return bad("prompt", "must not be empty")
+	}
+	if m.MaxChars == 0 {
+		m.MaxChars = 12000
+	}
+	if m.MaxChars < 500 {
+		return bad("max_chars", "must be at least 500")
 	}
 	return nil
 }
