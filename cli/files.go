@@ -34,9 +34,17 @@ type FileOutcome struct {
 func ingestPaths(g *globals, cmd *cobra.Command, paths []string, wait bool) error {
 	var result *FilesResult
 	err := g.run(cmd, func(ctx context.Context, e *engine.Engine) (any, error) {
-		results, err := e.IngestPaths(ctx, paths)
+		var results []engine.PathResult
+		var waited []store.Document
+		var err error
+		if wait {
+			bar := newProgress(g.io.Err, !g.json && isTerminal(g.io.Err))
+			results, waited, err = e.IngestPathsAndWait(ctx, paths, bar.update)
+		} else {
+			results, err = e.IngestPaths(ctx, paths)
+		}
 		if err != nil {
-			return nil, errs.As(err)
+			return nil, errs.Wrap(errs.Internal, err, "stopped: %v", err)
 		}
 		out := &FilesResult{Documents: []FileOutcome{}}
 		var ids []string
@@ -54,14 +62,8 @@ func ingestPaths(g *globals, cmd *cobra.Command, paths []string, wait bool) erro
 			out.Documents = append(out.Documents, o)
 		}
 		if wait && len(ids) > 0 {
-			bar := newProgress(g.io.Err, !g.json && isTerminal(g.io.Err))
-			docs, err := e.WaitDocuments(ctx, ids, bar.update)
-			bar.done()
-			if err != nil {
-				return nil, errs.Wrap(errs.Internal, err, "stopped while waiting for analysis")
-			}
 			byID := map[string]store.Document{}
-			for _, d := range docs {
+			for _, d := range waited {
 				byID[d.DocumentID] = d
 			}
 			for i, o := range out.Documents {
@@ -180,8 +182,6 @@ func (p *progress) update(docs []store.Document) {
 		p.lines++
 	}
 }
-
-func (p *progress) done() {}
 
 func documentsCmd(g *globals) *cobra.Command {
 	var status, prefix string

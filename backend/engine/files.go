@@ -75,16 +75,39 @@ func (e *Engine) IngestPaths(ctx context.Context, paths []string) ([]PathResult,
 // Runner is the engine's job runner (workers are started by RunWorkers or Serve).
 func (e *Engine) Runner() *ingest.Runner { return e.runner }
 
+// IngestPathsAndWait registers paths and waits for their phases, analysing while it
+// registers (the workers start first), which is what `strata ingest --wait` does.
+func (e *Engine) IngestPathsAndWait(ctx context.Context, paths []string, progress func([]store.Document)) ([]PathResult, []store.Document, error) {
+	wctx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); _ = e.runner.Run(wctx) }() // stopped and awaited below
+	defer func() { stop(); <-done }()
+	results, err := e.IngestPaths(ctx, paths)
+	if err != nil {
+		return results, nil, err
+	}
+	var ids []string
+	for _, r := range results {
+		if r.Result != nil {
+			ids = append(ids, r.Result.DocumentID)
+		}
+	}
+	docs, err := e.WaitDocuments(ctx, ids, progress)
+	return results, docs, err
+}
+
 // RunWorkers processes jobs until ctx is cancelled; running jobs finish first.
 func (e *Engine) RunWorkers(ctx context.Context) error { return e.runner.Run(ctx) }
 
 // WaitDocuments blocks until every listed document has finished its phases (done, failed or
 // skipped), processing jobs in this process meanwhile, and returns their final rows.
 func (e *Engine) WaitDocuments(ctx context.Context, ids []string, progress func([]store.Document)) ([]store.Document, error) {
-	wctx, stop := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() { defer close(done); _ = e.runner.Run(wctx) }() // stopped and awaited below
-	defer func() { stop(); <-done }()
+	if !e.runner.Running() { // process the jobs here unless this process already does
+		wctx, stop := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() { defer close(done); _ = e.runner.Run(wctx) }() // stopped and awaited below
+		defer func() { stop(); <-done }()
+	}
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	latest := make(map[string]store.Document, len(ids))

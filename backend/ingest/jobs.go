@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/strata-app/strata/backend/errs"
@@ -30,9 +31,13 @@ type Runner struct {
 	Batch       int           // jobs claimed and committed together; default 16
 	Log         *slog.Logger
 
-	wake chan struct{}
-	once sync.Once
+	wake    chan struct{}
+	once    sync.Once
+	running atomic.Int32
 }
+
+// Running reports whether Run is working in this process.
+func (r *Runner) Running() bool { return r.running.Load() > 0 }
 
 func (r *Runner) init() {
 	r.once.Do(func() {
@@ -76,6 +81,8 @@ func (r *Runner) RunUntilIdle(ctx context.Context) error { return r.run(ctx, tru
 
 func (r *Runner) run(ctx context.Context, untilIdle bool) error {
 	r.init()
+	r.running.Add(1)
+	defer r.running.Add(-1)
 	owner := ownerID()
 	var wg sync.WaitGroup
 	for i := 0; i < r.Workers; i++ {
