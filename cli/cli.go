@@ -41,6 +41,7 @@ type globals struct {
 	data    string
 	json    bool
 	verbose bool
+	maxMB   int
 	io      IO
 }
 
@@ -109,6 +110,7 @@ Run with no command to open the desktop window (in builds that have one).`,
 	root.PersistentFlags().StringVar(&g.data, "data", "", "data folder (default $STRATA_HOME, else ~/.local/share/strata)")
 	root.PersistentFlags().BoolVar(&g.json, "json", false, "print machine-readable JSON; errors print the error envelope to stderr")
 	root.PersistentFlags().BoolVarP(&g.verbose, "verbose", "v", false, "log to stderr")
+	root.PersistentFlags().IntVar(&g.maxMB, "max-file-mb", 200, "largest file to read, in MB")
 	root.AddCommand(ingestCmd(g), entityCmd(g), relCmd(g), statusCmd(g), versionCmd(g),
 		documentsCmd(g), documentCmd(g), retryCmd(g), watchCmd(g), serveCmd(g))
 	return root
@@ -136,7 +138,10 @@ func (g *globals) open(ctx context.Context) (*engine.Engine, error) {
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(g.io.Err, &slog.HandlerOptions{Level: level}))
-	return engine.Open(ctx, engine.Config{DataDir: dir, Logger: log})
+	if g.maxMB <= 0 {
+		return nil, usageError{fmt.Errorf("--max-file-mb must be positive")}
+	}
+	return engine.Open(ctx, engine.Config{DataDir: dir, Logger: log, MaxFileBytes: int64(g.maxMB) << 20})
 }
 
 // run opens the engine, calls fn, closes the engine and prints fn's value with human.

@@ -172,7 +172,7 @@ func (in *Ingester) prepareFile(ctx context.Context, path string, origin map[str
 	if st.Size() > in.maxFileBytes() {
 		return &fileReg{abs: abs}, failure(errs.New(errs.FileTooLarge, "%s is %d bytes; the limit is %d", abs, st.Size(), in.maxFileBytes()).
 			With("path", abs).With("file_size_bytes", st.Size()).With("max_size_bytes", in.maxFileBytes()).
-			WithHint("raise the limit with --max-file-size, or split the file"))
+			WithHint("raise the limit with --max-file-mb, or split the file"))
 	}
 	hash, head, size, err := hashFile(ctx, abs, in.maxFileBytes())
 	if err != nil {
