@@ -80,6 +80,9 @@ func (in *Ingester) Analyze(ctx context.Context, job store.Job) (*Analysis, erro
 			Heading: s.Heading, ByteStart: s.ByteStart, ByteEnd: s.ByteEnd, LineStart: s.LineStart, LineEnd: s.LineEnd, Page: s.Page}
 	}
 	title := strings.TrimSpace(d.Title)
+	if title == "" && strings.TrimSpace(d.Text) != "" && (d.Kind == "pdf" || d.Kind == "docx" || d.Kind == "text") {
+		title = deriveTitle(d.Text) // prose without a declared title: its first line
+	}
 	if title == "" {
 		title = filepath.Base(doc.Path)
 	}
