@@ -172,8 +172,11 @@ func splitLong(text string, l line, target int) []line {
 			for e > s && !utf8.RuneStart(text[e]) {
 				e--
 			}
-			if e == s { // no rune boundary found within target (cannot happen for valid UTF-8)
-				e = s + target
+			if e == s { // the target is smaller than the character here: take the whole character
+				e = s + 1
+				for e < l.end && !utf8.RuneStart(text[e]) {
+					e++
+				}
 			}
 		}
 		out = append(out, line{s, e, l.n})
