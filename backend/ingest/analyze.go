@@ -30,6 +30,7 @@ type Analysis struct {
 	Mime     string
 	Pages    int
 	DocType  string
+	Tags     []string
 	Chunks   []store.Chunk
 	Entities []PlannedEntity
 	Rels     []store.Relationship
@@ -86,9 +87,9 @@ func (in *Ingester) Analyze(ctx context.Context, job store.Job) (*Analysis, erro
 	if title == "" {
 		title = filepath.Base(doc.Path)
 	}
-	entities, rels, docType := in.observeContent(doc, pay.PayloadContentID, d, title, now)
+	entities, rels, docType, tags := in.observeContent(doc, pay.PayloadContentID, d, title, now)
 
-	return &Analysis{Job: job, Title: title, Mime: d.Mime, Pages: len(d.Pages), DocType: docType, Chunks: chunks, Entities: entities, Rels: rels}, nil
+	return &Analysis{Job: job, Title: title, Mime: d.Mime, Pages: len(d.Pages), DocType: docType, Tags: tags, Chunks: chunks, Entities: entities, Rels: rels}, nil
 }
 
 // DefaultReadTimeout bounds how long one file's reader may run.
@@ -160,6 +161,7 @@ func (in *Ingester) WriteAnalyses(ctx context.Context, tx *store.Tx, list []*Ana
 			return err
 		}
 		cur.Title, cur.Mime, cur.Pages, cur.LastError, cur.UpdatedAt = a.Title, a.Mime, a.Pages, nil, now
+		cur.DocType, cur.Tags = a.DocType, a.Tags
 		cur.Status, cur.PhaseAnalyze, cur.PhaseSemantic = "analyzed", "done", "skipped"
 		if len(a.Chunks) == 0 {
 			cur.PhaseAnalyze = "skipped" // an empty file: registered, nothing to index
@@ -212,7 +214,7 @@ func supersededErr() *errs.Error {
 // observeContent turns what phase 2 found into observations: one on the document (title, type,
 // format, facts found, each with its location) and entities for e-mail addresses (contacts)
 // and tags (concepts), which the document REFERS_TO.
-func (in *Ingester) observeContent(doc store.Document, contentID string, d *extract.Document, title, now string) ([]PlannedEntity, []store.Relationship, string) {
+func (in *Ingester) observeContent(doc store.Document, contentID string, d *extract.Document, title, now string) ([]PlannedEntity, []store.Relationship, string, []string) {
 	lines := lineIndex(d.Text)
 	findings := heuristics.Find(d.Text)
 	docType := heuristics.DocType(d.Kind, title, d.Text)
@@ -300,7 +302,7 @@ func (in *Ingester) observeContent(doc store.Document, contentID string, d *extr
 			link(observation(contact, e, e, map[string]any{"email": e}, 0.5, PriorityFile, "file:analyze", "email:"+e, version, now, doc.DocumentID, span(emails[e])))
 		}
 	}
-	return out, rels, docType
+	return out, rels, docType, sortedKeys(tags)
 }
 
 type lineIdx []int

@@ -10,6 +10,7 @@ import (
 
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/extract"
+	"github.com/strata-app/strata/backend/heuristics"
 	"github.com/strata-app/strata/backend/ids"
 	"github.com/strata-app/strata/backend/spec"
 	"github.com/strata-app/strata/backend/store"
@@ -141,7 +142,12 @@ func planContent(reg *spec.Registry, data json.RawMessage, now time.Time) (*Plan
 	}
 	doc := observation(types[0], contentID, title, fields, 1, PriorityContent, "content", "document", contentID, at, docID, span)
 	p.Entities = append(p.Entities, doc)
+	var tagNames []string
+	for _, t := range tags {
+		tagNames = append(tagNames, strings.ToLower(t.(string)))
+	}
 	p.Document = &store.Document{DocumentID: docID, EntityID: doc.Entity.EntityID, Kind: KindContent, Title: title, Mime: "text/plain",
+		DocType: heuristics.DocType("text", title, body), Tags: tagNames,
 		Size: int64(len(body)), ContentHash: ids.Hash(body), Status: "analyzed", PhaseRegister: "done", PhaseAnalyze: "done", PhaseSemantic: "skipped"}
 	for _, t := range tags {
 		name := t.(string)

@@ -13,10 +13,11 @@ import (
 // and reported as not created.
 func InsertDocument(ctx context.Context, q Q, d Document) (bool, error) {
 	res, err := q.ExecContext(ctx, `INSERT INTO documents(document_id, payload_id, entity_id, kind, path, title, mime, size, mtime, pages,
-		content_hash, duplicate_of, status, phase_register, phase_analyze, phase_semantic, last_error, created_at, updated_at)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(document_id) DO NOTHING`,
+		content_hash, duplicate_of, status, phase_register, phase_analyze, phase_semantic, last_error, created_at, updated_at, doc_type, tags)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(document_id) DO NOTHING`,
 		d.DocumentID, nullStr(d.PayloadID), nullStr(d.EntityID), d.Kind, nullStr(d.Path), d.Title, d.Mime, d.Size, nullStr(d.Mtime), d.Pages,
-		d.ContentHash, nullStr(d.DuplicateOf), d.Status, d.PhaseRegister, d.PhaseAnalyze, d.PhaseSemantic, nullRaw(d.LastError), d.CreatedAt, d.UpdatedAt)
+		d.ContentHash, nullStr(d.DuplicateOf), d.Status, d.PhaseRegister, d.PhaseAnalyze, d.PhaseSemantic, nullRaw(d.LastError), d.CreatedAt, d.UpdatedAt,
+		d.DocType, tagsJSON(d.Tags))
 	if err != nil {
 		return false, fmt.Errorf("insert document: %w", err)
 	}
@@ -25,13 +26,25 @@ func InsertDocument(ctx context.Context, q Q, d Document) (bool, error) {
 }
 
 const docCols = `document_id, payload_id, entity_id, kind, path, title, mime, size, mtime, pages, content_hash, duplicate_of, status,
-	phase_register, phase_analyze, phase_semantic, last_error, created_at, updated_at`
+	phase_register, phase_analyze, phase_semantic, last_error, created_at, updated_at, doc_type, tags`
+
+func tagsJSON(tags []string) string {
+	if len(tags) == 0 {
+		return "[]"
+	}
+	b, _ := json.Marshal(tags) // strings only
+	return string(b)
+}
 
 func scanDocument(sc interface{ Scan(...any) error }) (Document, error) {
 	var d Document
 	var payload, entity, path, mtime, dup, lastErr sql.NullString
+	var tags string
 	err := sc.Scan(&d.DocumentID, &payload, &entity, &d.Kind, &path, &d.Title, &d.Mime, &d.Size, &mtime, &d.Pages, &d.ContentHash, &dup, &d.Status,
-		&d.PhaseRegister, &d.PhaseAnalyze, &d.PhaseSemantic, &lastErr, &d.CreatedAt, &d.UpdatedAt)
+		&d.PhaseRegister, &d.PhaseAnalyze, &d.PhaseSemantic, &lastErr, &d.CreatedAt, &d.UpdatedAt, &d.DocType, &tags)
+	if tags != "" && tags != "[]" {
+		_ = json.Unmarshal([]byte(tags), &d.Tags) // written by tagsJSON
+	}
 	d.PayloadID, d.EntityID, d.Path, d.Mtime, d.DuplicateOf = payload.String, entity.String, path.String, mtime.String, dup.String
 	if lastErr.Valid {
 		d.LastError = json.RawMessage(lastErr.String)
@@ -168,10 +181,10 @@ func collectDocuments(rows *sql.Rows) ([]Document, error) {
 // UpdateDocument rewrites a document's mutable columns.
 func UpdateDocument(ctx context.Context, q Q, d Document) error {
 	_, err := q.ExecContext(ctx, `UPDATE documents SET payload_id = ?, entity_id = ?, path = ?, title = ?, mime = ?, size = ?, mtime = ?, pages = ?,
-		content_hash = ?, duplicate_of = ?, status = ?, phase_register = ?, phase_analyze = ?, phase_semantic = ?, last_error = ?, updated_at = ?
-		WHERE document_id = ?`,
+		content_hash = ?, duplicate_of = ?, status = ?, phase_register = ?, phase_analyze = ?, phase_semantic = ?, last_error = ?, updated_at = ?,
+		doc_type = ?, tags = ? WHERE document_id = ?`,
 		nullStr(d.PayloadID), nullStr(d.EntityID), nullStr(d.Path), d.Title, d.Mime, d.Size, nullStr(d.Mtime), d.Pages, d.ContentHash,
-		nullStr(d.DuplicateOf), d.Status, d.PhaseRegister, d.PhaseAnalyze, d.PhaseSemantic, nullRaw(d.LastError), d.UpdatedAt, d.DocumentID)
+		nullStr(d.DuplicateOf), d.Status, d.PhaseRegister, d.PhaseAnalyze, d.PhaseSemantic, nullRaw(d.LastError), d.UpdatedAt, d.DocType, tagsJSON(d.Tags), d.DocumentID)
 	if err != nil {
 		return fmt.Errorf("update document %s: %w", d.DocumentID, err)
 	}

@@ -51,6 +51,8 @@ type Document struct {
 	Pages         int             `json:"pages,omitempty"`
 	ContentHash   string          `json:"content_hash"`
 	DuplicateOf   string          `json:"duplicate_of,omitempty"`
+	DocType       string          `json:"doc_type,omitempty"`
+	Tags          []string        `json:"tags,omitempty"`
 	Status        string          `json:"status"`
 	PhaseRegister string          `json:"phase_register"`
 	PhaseAnalyze  string          `json:"phase_analyze"`

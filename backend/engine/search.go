@@ -1,0 +1,71 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/strata-app/strata/backend/errs"
+	"github.com/strata-app/strata/backend/search"
+	"github.com/strata-app/strata/backend/store"
+)
+
+// SearchRequest is one search with its filters.
+type SearchRequest struct {
+	Query       string `json:"query"`
+	Mode        string `json:"mode,omitempty"`  // hybrid (default) | keyword | semantic
+	Limit       int    `json:"limit,omitempty"` // 1–100, default 10
+	Type        string `json:"type,omitempty"`  // document type: invoice, contract, meeting-notes, …
+	Path        string `json:"path,omitempty"`  // path prefix
+	Tag         string `json:"tag,omitempty"`
+	Mime        string `json:"mime,omitempty"`
+	From        string `json:"from,omitempty"` // YYYY-MM-DD
+	To          string `json:"to,omitempty"`
+	PerDocument bool   `json:"per_document,omitempty"` // at most one result per document
+}
+
+// SearchResponse is search.Response.
+type SearchResponse = search.Response
+
+// Search finds chunks matching a query, fused from keyword and vector search, each result
+// citing its document, path, lines or page and heading.
+func (e *Engine) Search(ctx context.Context, r SearchRequest) (*SearchResponse, error) {
+	q := search.Query{Text: strings.TrimSpace(r.Query), Mode: r.Mode, Limit: r.Limit, PerDocument: r.PerDocument,
+		Filter: store.SearchFilter{DocType: r.Type, PathPrefix: r.Path, Tag: r.Tag, Mime: r.Mime, From: r.From, To: r.To}}
+	if q.Text == "" {
+		return nil, errs.New(errs.Validation, "query is empty").With("field", "query").WithHint("type a few words to search for")
+	}
+	switch q.Mode {
+	case "":
+		q.Mode = search.ModeHybrid
+	case search.ModeHybrid, search.ModeKeyword, search.ModeSemantic:
+	default:
+		return nil, errs.New(errs.Validation, "mode %q is not hybrid, keyword or semantic", q.Mode).With("field", "mode")
+	}
+	switch {
+	case q.Limit == 0:
+		q.Limit = 10
+	case q.Limit < 0 || q.Limit > 100:
+		return nil, errs.New(errs.Validation, "limit %d is out of range 1–100", q.Limit).With("field", "limit")
+	}
+	for field, d := range map[string]string{"from": r.From, "to": r.To} {
+		if d == "" {
+			continue
+		}
+		if _, err := time.Parse("2006-01-02", d); err != nil {
+			return nil, errs.New(errs.Validation, "%s %q is not a date (YYYY-MM-DD)", field, d).With("field", field)
+		}
+	}
+	s := &search.Searcher{DB: e.db}
+	if v := e.vectors(); v != nil {
+		s.Vectors = v
+	}
+	resp, err := s.Search(ctx, q)
+	if err != nil {
+		return nil, errs.Wrap("SEARCH_FAILED", err, "search failed").WithHint("retry; if it persists, check the log")
+	}
+	return resp, nil
+}
+
+// vectors is the vector half of search, nil until there is a vector index.
+func (e *Engine) vectors() search.Vectors { return nil }

@@ -1,0 +1,185 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/strata-app/strata/backend/store"
+)
+
+// Modes of a search.
+const (
+	ModeHybrid   = "hybrid"
+	ModeKeyword  = "keyword"
+	ModeSemantic = "semantic"
+)
+
+// VectorHit is one chunk found by the vector index.
+type VectorHit struct {
+	RowID int64
+	Score float64 // cosine similarity
+}
+
+// Vectors is the vector half of search, as the searcher needs it.
+type Vectors interface {
+	// Search embeds the query in the active space and returns the nearest chunks.
+	Search(ctx context.Context, query string, k int) ([]VectorHit, error)
+	// Semantic reports whether the active space is a semantic one (not the static fallback).
+	Semantic() bool
+}
+
+// Weights balance the two halves in fusion.
+type Weights struct{ Keyword, Vector float64 }
+
+// DefaultWeights follow the actual embedder (seed 004): a static space leans on BM25, a
+// semantic one on vectors.
+func DefaultWeights(semantic bool) Weights {
+	if semantic {
+		return Weights{Keyword: 0.35, Vector: 0.65}
+	}
+	return Weights{Keyword: 0.7, Vector: 0.3}
+}
+
+// Query is one search.
+type Query struct {
+	Text        string
+	Mode        string
+	Limit       int
+	PerDocument bool
+	Filter      store.SearchFilter
+	Weights     *Weights // nil: DefaultWeights for the active space
+}
+
+// Result is one cited hit.
+type Result struct {
+	DocumentID string             `json:"document_id"`
+	Path       string             `json:"path,omitempty"`
+	Title      string             `json:"title"`
+	ChunkID    string             `json:"chunk_id"`
+	Snippet    string             `json:"snippet"`
+	LineStart  int                `json:"line_start"`
+	LineEnd    int                `json:"line_end"`
+	Page       int                `json:"page,omitempty"`
+	Heading    string             `json:"heading,omitempty"`
+	Score      float64            `json:"score"`
+	Modes      map[string]float64 `json:"modes"` // which halves found it, with their own scores
+}
+
+// Response is a search's answer.
+type Response struct {
+	Mode    string   `json:"mode"`
+	Results []Result `json:"results"`
+	TookMS  float64  `json:"took_ms"`
+	Notice  string   `json:"notice,omitempty"` // e.g. semantic asked but only keyword available
+}
+
+// rrfK is reciprocal-rank fusion's constant: it flattens the advantage of the very first
+// ranks so that agreement between the two halves matters more than either's top pick.
+const rrfK = 60
+
+// Searcher answers queries.
+type Searcher struct {
+	DB      *store.DB
+	Vectors Vectors // nil: keyword only
+}
+
+// Search runs q. Keyword and vector candidates are gathered (more than asked, so fusion has
+// room), fused by weighted reciprocal rank, and ordered by score, ties by chunk ID.
+func (s *Searcher) Search(ctx context.Context, q Query) (*Response, error) {
+	start := time.Now()
+	resp := &Response{Mode: q.Mode, Results: []Result{}}
+	depth := max(q.Limit*4, 50)
+	useKeyword := q.Mode != ModeSemantic
+	useVector := q.Mode != ModeKeyword && s.Vectors != nil
+	if q.Mode == ModeSemantic && s.Vectors == nil {
+		useKeyword, resp.Notice = true, "no vector index yet: answered by keyword search"
+	}
+	w := DefaultWeights(useVector && s.Vectors.Semantic())
+	if q.Weights != nil {
+		w = *q.Weights
+	}
+	type cand struct {
+		hit   store.SearchHit
+		score float64
+		modes map[string]float64
+	}
+	cands := map[int64]*cand{}
+	if useKeyword {
+		if match := MatchExpr(q.Text); match != "" {
+			hits, err := store.KeywordSearch(ctx, s.DB.Reader(), match, q.Filter, depth)
+			if err != nil {
+				return nil, err
+			}
+			for rank, h := range hits {
+				c := &cand{hit: h, modes: map[string]float64{ModeKeyword: round(h.Score)}}
+				c.score = w.Keyword / float64(rrfK+rank+1)
+				cands[h.ChunkRowID] = c
+			}
+		}
+	}
+	if useVector {
+		vhits, err := s.Vectors.Search(ctx, q.Text, depth*2) // filters apply after: fetch more
+		if err != nil {
+			return nil, fmt.Errorf("vector search: %w", err)
+		}
+		var missing []int64
+		for _, v := range vhits {
+			if _, ok := cands[v.RowID]; !ok {
+				missing = append(missing, v.RowID)
+			}
+		}
+		loaded, err := store.HitsByRowID(ctx, s.DB.Reader(), missing, q.Filter)
+		if err != nil {
+			return nil, err
+		}
+		rank := 0
+		for _, v := range vhits {
+			c, ok := cands[v.RowID]
+			if !ok {
+				h, pass := loaded[v.RowID]
+				if !pass {
+					continue // filtered out (or removed since it was indexed)
+				}
+				c = &cand{hit: h, modes: map[string]float64{}}
+				cands[v.RowID] = c
+			}
+			c.modes["vector"] = round(v.Score)
+			c.score += w.Vector / float64(rrfK+rank+1)
+			rank++
+			if rank >= depth {
+				break
+			}
+		}
+	}
+	list := make([]*cand, 0, len(cands))
+	for _, c := range cands {
+		list = append(list, c)
+	}
+	sort.Slice(list, func(i, j int) bool {
+		if list[i].score != list[j].score {
+			return list[i].score > list[j].score
+		}
+		return list[i].hit.ChunkID < list[j].hit.ChunkID
+	})
+	seenDoc := map[string]bool{}
+	for _, c := range list {
+		if len(resp.Results) == q.Limit {
+			break
+		}
+		if q.PerDocument {
+			if seenDoc[c.hit.DocumentID] {
+				continue
+			}
+			seenDoc[c.hit.DocumentID] = true
+		}
+		h := c.hit
+		resp.Results = append(resp.Results, Result{DocumentID: h.DocumentID, Path: h.Path, Title: h.Title, ChunkID: h.ChunkID, Snippet: h.Snippet,
+			LineStart: h.LineStart, LineEnd: h.LineEnd, Page: h.Page, Heading: h.Heading, Score: round(c.score * 1000), Modes: c.modes})
+	}
+	resp.TookMS = float64(time.Since(start).Microseconds()) / 1000
+	return resp, nil
+}
+
+func round(f float64) float64 { return float64(int64(f*10000+0.5)) / 10000 }

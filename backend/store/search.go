@@ -1,0 +1,110 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// SearchFilter narrows a search to some documents.
+type SearchFilter struct {
+	DocType    string
+	PathPrefix string
+	Tag        string
+	Mime       string
+	From, To   string // dates (YYYY-MM-DD) on the document's mtime, or creation for texts
+}
+
+// SearchHit is one chunk found by a search, with what a result cites.
+type SearchHit struct {
+	ChunkRowID int64
+	ChunkID    string
+	DocumentID string
+	Path       string
+	Title      string
+	Heading    string
+	LineStart  int
+	LineEnd    int
+	Page       int
+	Snippet    string
+	Score      float64 // keyword: -bm25 (higher is better)
+}
+
+func (f SearchFilter) where() (string, []any) {
+	var w []string
+	var args []any
+	w = append(w, "d.status NOT IN ('removed', 'failed')")
+	if f.DocType != "" {
+		w, args = append(w, "d.doc_type = ?"), append(args, f.DocType)
+	}
+	if f.PathPrefix != "" {
+		w, args = append(w, `d.path LIKE ? ESCAPE '\'`), append(args, escapeLike(f.PathPrefix)+"%")
+	}
+	if f.Tag != "" {
+		w, args = append(w, "EXISTS (SELECT 1 FROM json_each(d.tags) WHERE value = ?)"), append(args, strings.ToLower(strings.TrimPrefix(f.Tag, "#")))
+	}
+	if f.Mime != "" {
+		w, args = append(w, "d.mime = ?"), append(args, f.Mime)
+	}
+	if f.From != "" {
+		w, args = append(w, "substr(coalesce(d.mtime, d.created_at), 1, 10) >= ?"), append(args, f.From)
+	}
+	if f.To != "" {
+		w, args = append(w, "substr(coalesce(d.mtime, d.created_at), 1, 10) <= ?"), append(args, f.To)
+	}
+	return strings.Join(w, " AND "), args
+}
+
+// KeywordSearch runs an FTS5 MATCH expression (built by the caller from user text, never the
+// user text itself) and returns hits best first, ties by chunk ID. Headings weigh twice the body.
+func KeywordSearch(ctx context.Context, q Q, match string, f SearchFilter, limit int) ([]SearchHit, error) {
+	w, args := f.where()
+	rows, err := q.QueryContext(ctx, `SELECT c.rowid, c.chunk_id, c.document_id, coalesce(d.path, ''), d.title, c.heading, c.line_start, c.line_end,
+		coalesce(c.page, 0), snippet(chunks_fts, 0, '«', '»', '…', 24), -bm25(chunks_fts, 1.0, 2.0) AS score
+		FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid JOIN documents d ON d.document_id = c.document_id
+		WHERE chunks_fts MATCH ? AND `+w+` ORDER BY score DESC, c.chunk_id LIMIT ?`, append(append([]any{match}, args...), limit)...)
+	if err != nil {
+		return nil, fmt.Errorf("keyword search: %w", err)
+	}
+	defer rows.Close()
+	var out []SearchHit
+	for rows.Next() {
+		var h SearchHit
+		if err := rows.Scan(&h.ChunkRowID, &h.ChunkID, &h.DocumentID, &h.Path, &h.Title, &h.Heading, &h.LineStart, &h.LineEnd, &h.Page, &h.Snippet, &h.Score); err != nil {
+			return nil, fmt.Errorf("keyword search: %w", err)
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// HitsByRowID loads chunks (with their documents) by rowid, keeping only those passing the
+// filter; the snippet is the chunk's opening.
+func HitsByRowID(ctx context.Context, q Q, rowids []int64, f SearchFilter) (map[int64]SearchHit, error) {
+	out := make(map[int64]SearchHit, len(rowids))
+	w, fargs := f.where()
+	err := inBatches(rowids, func(part []int64) error {
+		args := make([]any, 0, len(part)+len(fargs))
+		for _, id := range part {
+			args = append(args, id)
+		}
+		args = append(args, fargs...)
+		rows, err := q.QueryContext(ctx, `SELECT c.rowid, c.chunk_id, c.document_id, coalesce(d.path, ''), d.title, c.heading, c.line_start, c.line_end,
+			coalesce(c.page, 0), substr(c.text, 1, 240)
+			FROM chunks c JOIN documents d ON d.document_id = c.document_id
+			WHERE c.rowid IN (`+strings.TrimSuffix(strings.Repeat("?,", len(part)), ",")+`) AND `+w, args...)
+		if err != nil {
+			return fmt.Errorf("load hits: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var h SearchHit
+			if err := rows.Scan(&h.ChunkRowID, &h.ChunkID, &h.DocumentID, &h.Path, &h.Title, &h.Heading, &h.LineStart, &h.LineEnd, &h.Page, &h.Snippet); err != nil {
+				return fmt.Errorf("load hits: %w", err)
+			}
+			out[h.ChunkRowID] = h
+		}
+		return rows.Err()
+	})
+	return out, err
+}

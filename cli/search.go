@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/strata-app/strata/backend/engine"
+)
+
+func searchCmd(g *globals) *cobra.Command {
+	var r engine.SearchRequest
+	cmd := &cobra.Command{
+		Use:   "search [--mode hybrid|keyword|semantic] [--limit N] [--type T] [--path PREFIX] [--per-document] QUERY",
+		Short: "Search documents; results cite path:line or page",
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageError{fmt.Errorf("want a QUERY")}
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			r.Query = strings.Join(args, " ")
+			return g.run(c, func(ctx context.Context, e *engine.Engine) (any, error) { return e.Search(ctx, r) },
+				func(w io.Writer, v any) {
+					resp := v.(*engine.SearchResponse)
+					if resp.Notice != "" {
+						fmt.Fprintf(w, "(%s)\n", resp.Notice)
+					}
+					for i, res := range resp.Results {
+						loc := res.Path
+						if loc == "" {
+							loc = res.DocumentID
+						}
+						if res.Page > 0 {
+							loc += fmt.Sprintf(" p.%d", res.Page)
+						}
+						loc += fmt.Sprintf(":%d", res.LineStart)
+						fmt.Fprintf(w, "%2d. %s  %s\n", i+1, loc, res.Title)
+						if res.Heading != "" {
+							fmt.Fprintf(w, "    § %s\n", res.Heading)
+						}
+						fmt.Fprintf(w, "    %s\n", strings.Join(strings.Fields(res.Snippet), " "))
+					}
+					if len(resp.Results) == 0 {
+						fmt.Fprintln(w, "No results.")
+					}
+					fmt.Fprintf(w, "(%d results, %s, %.1f ms)\n", len(resp.Results), resp.Mode, resp.TookMS)
+				})
+		},
+	}
+	cmd.Flags().StringVar(&r.Mode, "mode", "hybrid", "hybrid, keyword or semantic")
+	cmd.Flags().IntVar(&r.Limit, "limit", 10, "at most this many results (1–100)")
+	cmd.Flags().StringVar(&r.Type, "type", "", "only documents of this type (invoice, contract, meeting-notes, note, …)")
+	cmd.Flags().StringVar(&r.Path, "path", "", "only documents under this path")
+	cmd.Flags().StringVar(&r.Tag, "tag", "", "only documents with this tag")
+	cmd.Flags().StringVar(&r.Mime, "mime", "", "only documents of this MIME type")
+	cmd.Flags().StringVar(&r.From, "from", "", "only documents dated on or after (YYYY-MM-DD)")
+	cmd.Flags().StringVar(&r.To, "to", "", "only documents dated on or before (YYYY-MM-DD)")
+	cmd.Flags().BoolVar(&r.PerDocument, "per-document", false, "at most one result per document")
+	return cmd
+}
