@@ -14,9 +14,12 @@ import (
 const batchRows = 64
 
 func placeholders(rows, cols int) string {
-	one := "(" + strings.TrimSuffix(strings.Repeat("?,", cols), ",") + ")"
+	one := "(" + qmarks(cols) + ")"
 	return strings.TrimSuffix(strings.Repeat(one+",", rows), ",")
 }
+
+// qmarks is "?,?,…" for n values (an IN list).
+func qmarks(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
 
 func inBatches[T any](items []T, fn func(part []T) error) error {
 	for len(items) > 0 {
@@ -78,7 +81,7 @@ func GetSnapshots(ctx context.Context, q Q, ids []string) (map[string]SnapshotRo
 			args[i] = id
 		}
 		rows, err := q.QueryContext(ctx, `SELECT entity_id, entity_type, schema_version, snapshot, provenance, state, observation_count,
-			last_observation_at, computed_at FROM snapshots WHERE entity_id IN (`+strings.TrimSuffix(strings.Repeat("?,", len(part)), ",")+`)`, args...)
+			last_observation_at, computed_at FROM snapshots WHERE entity_id IN (`+qmarks(len(part))+`)`, args...)
 		if err != nil {
 			return fmt.Errorf("get snapshots: %w", err)
 		}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // InsertDocument stores a new document row; an existing row with the same ID is left alone
@@ -249,7 +248,7 @@ func DocumentsByID(ctx context.Context, q Q, ids []string) ([]Document, error) {
 		for i, id := range part {
 			args[i] = id
 		}
-		rows, err := q.QueryContext(ctx, `SELECT `+docCols+` FROM documents WHERE document_id IN (`+strings.TrimSuffix(strings.Repeat("?,", len(part)), ",")+`)`, args...)
+		rows, err := q.QueryContext(ctx, `SELECT `+docCols+` FROM documents WHERE document_id IN (`+qmarks(len(part))+`)`, args...)
 		if err != nil {
 			return fmt.Errorf("documents by id: %w", err)
 		}

@@ -92,7 +92,7 @@ func HitsByRowID(ctx context.Context, q Q, rowids []int64, f SearchFilter) (map[
 		rows, err := q.QueryContext(ctx, `SELECT c.rowid, c.chunk_id, c.document_id, coalesce(d.path, ''), d.title, c.heading, c.line_start, c.line_end,
 			coalesce(c.page, 0), substr(c.text, 1, 240)
 			FROM chunks c JOIN documents d ON d.document_id = c.document_id
-			WHERE c.rowid IN (`+strings.TrimSuffix(strings.Repeat("?,", len(part)), ",")+`) AND `+w, args...)
+			WHERE c.rowid IN (`+qmarks(len(part))+`) AND `+w, args...)
 		if err != nil {
 			return fmt.Errorf("load hits: %w", err)
 		}

@@ -1,0 +1,238 @@
+// Package quality measures how well a search mode finds the right document
+// for a question a person would actually ask.
+//
+// It exists so that ranking changes (fusion weights, tokenisers, embedders)
+// are judged by numbers on a fixed corpus rather than by eye. The corpus in
+// testdata/corpus is real documentation shipped with Debian, and the questions
+// in testdata/questions.json are deliberately worded differently from the text
+// they point at: a benchmark whose questions quote the documents would reward
+// exact matching and say nothing about meaning.
+//
+// The harness lives in a non-test file so that benchmarks in other packages
+// (the search engine, the CLI) can evaluate their own rankers against it.
+package quality
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// Cut-offs of the two reported metrics. Recall is taken at 5 because that is
+// roughly what a person reads of a result list; reciprocal rank looks a little
+// further so that a near miss still counts for something.
+const (
+	recallCutoff = 5
+	mrrCutoff    = 10
+)
+
+// Question is one benchmark query with the documents that answer it.
+// Relevant paths are relative to the testdata directory (e.g.
+// "corpus/man-tar.txt"), so that questions.json reads naturally next to it.
+type Question struct {
+	ID       string   `json:"id"`
+	Question string   `json:"question"`
+	Relevant []string `json:"relevant"`
+}
+
+// Ranker answers a query with document paths, best first. Paths may be
+// absolute (inside CorpusDir) or relative to CorpusDir. k is the number of
+// distinct documents wanted; a ranker that returns chunks may return the same
+// document several times (only its first occurrence counts), so it should
+// fetch enough chunks to cover k documents.
+type Ranker func(ctx context.Context, query string, k int) ([]string, error)
+
+// Score is the result of evaluating one search mode over all questions.
+type Score struct {
+	Mode        string
+	Questions   int
+	RecallAt5   float64
+	MRRAt10     float64
+	PerQuestion []QScore
+}
+
+// QScore is one question's outcome, kept so that a regression can be traced
+// to the questions that caused it instead of only a moved average.
+type QScore struct {
+	ID                string
+	FirstRelevantRank int // 1-based; 0 if no relevant document is in the top 10
+	RecallAt5         float64
+}
+
+// String renders the score on one line, for logs and benchmark output.
+func (s Score) String() string {
+	return fmt.Sprintf("%-8s recall@5=%.3f MRR@10=%.3f (%d questions)",
+		s.Mode, s.RecallAt5, s.MRRAt10, s.Questions)
+}
+
+// testdataDir locates testdata from this source file rather than from the
+// working directory, because `go test` runs each package in its own directory
+// and benchmarks elsewhere in the module must find the same corpus.
+func testdataDir() string {
+	if _, file, _, ok := runtime.Caller(0); ok && filepath.IsAbs(file) {
+		return filepath.Join(filepath.Dir(file), "testdata")
+	}
+	// Built with -trimpath: the source path is not absolute, so look for the
+	// module root above the working directory instead.
+	dir, err := os.Getwd()
+	if err != nil {
+		return "testdata"
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "backend", "search", "quality", "testdata")
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "testdata"
+		}
+		dir = parent
+	}
+}
+
+// CorpusDir is the absolute path of the benchmark corpus.
+func CorpusDir() string { return filepath.Join(testdataDir(), "corpus") }
+
+// QuestionsFile is the absolute path of the benchmark questions, so that
+// callers in other packages need not know the testdata layout.
+func QuestionsFile() string { return filepath.Join(testdataDir(), "questions.json") }
+
+// LoadQuestions reads and checks a questions file. It refuses a file with a
+// missing id or question, a duplicate id, no relevant documents, or a relevant
+// path that does not exist next to the file: a broken judgement would silently
+// lower every mode's score and hide real regressions.
+func LoadQuestions(path string) ([]Question, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var qs []Question
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&qs); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	base := filepath.Dir(path)
+	seen := make(map[string]bool, len(qs))
+	for i, q := range qs {
+		if q.ID == "" {
+			return nil, fmt.Errorf("%s: question %d has no id", path, i+1)
+		}
+		if seen[q.ID] {
+			return nil, fmt.Errorf("%s: duplicate id %q", path, q.ID)
+		}
+		seen[q.ID] = true
+		if strings.TrimSpace(q.Question) == "" {
+			return nil, fmt.Errorf("%s: %s has no question text", path, q.ID)
+		}
+		if len(q.Relevant) == 0 {
+			return nil, fmt.Errorf("%s: %s lists no relevant document", path, q.ID)
+		}
+		for _, rel := range q.Relevant {
+			if filepath.IsAbs(rel) {
+				return nil, fmt.Errorf("%s: %s: relevant path %q must be relative", path, q.ID, rel)
+			}
+			fi, err := os.Stat(filepath.Join(base, filepath.FromSlash(rel)))
+			if err != nil {
+				return nil, fmt.Errorf("%s: %s: %w", path, q.ID, err)
+			}
+			if fi.IsDir() {
+				return nil, fmt.Errorf("%s: %s: relevant path %q is a directory", path, q.ID, rel)
+			}
+		}
+	}
+	return qs, nil
+}
+
+// docKey turns a path into the form used for comparison: slash-separated and
+// relative to the corpus root. Relative input is taken as relative to the
+// corpus root; absolute input must lie inside it, because a path elsewhere
+// (for instance a temporary copy of the corpus) can never match a judgement
+// and would otherwise score as a silent miss.
+func docKey(corpus, p string) (string, error) {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(corpus, filepath.FromSlash(p))
+	}
+	rel, err := filepath.Rel(corpus, filepath.Clean(p))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("path %q is outside the corpus %s", p, corpus)
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// Evaluate asks rank every question and scores the answers. recall@5 is the
+// share of a question's relevant documents found among its first 5 distinct
+// documents; MRR@10 is 1/rank of the first relevant document within the first
+// 10 (0 if none). Both are averaged over questions. Repeated paths (several
+// chunks of one document) are collapsed to their first occurrence before
+// ranks are counted, so chunk-level rankers are not penalised for returning
+// the same document twice, nor rewarded for it.
+func Evaluate(ctx context.Context, mode string, qs []Question, rank Ranker) (Score, error) {
+	if len(qs) == 0 {
+		return Score{}, errors.New("quality: no questions")
+	}
+	if rank == nil {
+		return Score{}, errors.New("quality: nil ranker")
+	}
+	corpus := CorpusDir()
+	testdata := filepath.Dir(corpus)
+	s := Score{Mode: mode, Questions: len(qs), PerQuestion: make([]QScore, 0, len(qs))}
+	for _, q := range qs {
+		relevant := make(map[string]bool, len(q.Relevant))
+		for _, r := range q.Relevant {
+			key, err := docKey(corpus, filepath.Join(testdata, filepath.FromSlash(r)))
+			if err != nil {
+				return Score{}, fmt.Errorf("quality: %s: relevant %w", q.ID, err)
+			}
+			relevant[key] = true
+		}
+		if len(relevant) == 0 {
+			return Score{}, fmt.Errorf("quality: %s lists no relevant document", q.ID)
+		}
+		paths, err := rank(ctx, q.Question, mrrCutoff)
+		if err != nil {
+			return Score{}, fmt.Errorf("quality: %s: %w", q.ID, err)
+		}
+		one := QScore{ID: q.ID}
+		seen := make(map[string]bool, len(paths))
+		found := 0
+		for _, p := range paths {
+			key, err := docKey(corpus, p)
+			if err != nil {
+				return Score{}, fmt.Errorf("quality: %s: ranker returned %w", q.ID, err)
+			}
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			pos := len(seen)
+			if pos > mrrCutoff {
+				break
+			}
+			if !relevant[key] {
+				continue
+			}
+			if one.FirstRelevantRank == 0 {
+				one.FirstRelevantRank = pos
+			}
+			if pos <= recallCutoff {
+				found++
+			}
+		}
+		one.RecallAt5 = float64(found) / float64(len(relevant))
+		s.RecallAt5 += one.RecallAt5
+		if one.FirstRelevantRank > 0 {
+			s.MRRAt10 += 1 / float64(one.FirstRelevantRank)
+		}
+		s.PerQuestion = append(s.PerQuestion, one)
+	}
+	s.RecallAt5 /= float64(len(qs))
+	s.MRRAt10 /= float64(len(qs))
+	return s, nil
+}

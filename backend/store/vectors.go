@@ -1,0 +1,137 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"fmt"
+	"math"
+)
+
+// EncodeVector stores a vector as little-endian float32s.
+func EncodeVector(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, f := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
+	}
+	return b
+}
+
+// DecodeVector reads EncodeVector's bytes.
+func DecodeVector(b []byte) []float32 {
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v
+}
+
+// Embedding is one chunk's vector in one space.
+type Embedding struct {
+	Seq        int64
+	ChunkRowID int64
+	Vector     []float32
+}
+
+// InsertEmbeddings stores vectors of one space, replacing a chunk's earlier vector there with
+// a new row (REPLACE deletes and re-inserts, so the row gets a new seq and tailing indexes see
+// the change; an in-place UPDATE would keep the old seq and go unnoticed).
+func InsertEmbeddings(ctx context.Context, q Q, space string, list []Embedding) error {
+	return inBatches(list, func(part []Embedding) error {
+		args := make([]any, 0, len(part)*3)
+		for _, e := range part {
+			args = append(args, e.ChunkRowID, space, EncodeVector(e.Vector))
+		}
+		_, err := q.ExecContext(ctx, `INSERT OR REPLACE INTO embeddings(chunk_rowid, space, vector) VALUES `+placeholders(len(part), 3), args...)
+		if err != nil {
+			return fmt.Errorf("insert embeddings: %w", err)
+		}
+		return nil
+	})
+}
+
+// EmbeddingsSince streams a space's vectors with seq > after, in seq order, to fn.
+func EmbeddingsSince(ctx context.Context, q Q, space string, after int64, fn func(Embedding) error) error {
+	rows, err := q.QueryContext(ctx, `SELECT seq, chunk_rowid, vector FROM embeddings WHERE space = ? AND seq > ? ORDER BY seq`, space, after)
+	if err != nil {
+		return fmt.Errorf("read embeddings: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var e Embedding
+		var blob []byte
+		if err := rows.Scan(&e.Seq, &e.ChunkRowID, &blob); err != nil {
+			return fmt.Errorf("read embeddings: %w", err)
+		}
+		e.Vector = DecodeVector(blob)
+		if err := fn(e); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// DeletesSince returns the chunks deleted after seq after, and the newest seq.
+func DeletesSince(ctx context.Context, q Q, after int64) ([]int64, int64, error) {
+	rows, err := q.QueryContext(ctx, `SELECT seq, chunk_rowid FROM embedding_deletes WHERE seq > ? ORDER BY seq`, after)
+	if err != nil {
+		return nil, after, fmt.Errorf("read deletes: %w", err)
+	}
+	defer rows.Close()
+	var out []int64
+	last := after
+	for rows.Next() {
+		var seq, id int64
+		if err := rows.Scan(&seq, &id); err != nil {
+			return nil, after, fmt.Errorf("read deletes: %w", err)
+		}
+		out, last = append(out, id), seq
+	}
+	return out, last, rows.Err()
+}
+
+// VectorWatermarks are the newest embedding and deletion sequence numbers.
+func VectorWatermarks(ctx context.Context, q Q) (adds, deletes int64, err error) {
+	var a, d sql.NullInt64
+	if err := q.QueryRowContext(ctx, `SELECT (SELECT max(seq) FROM embeddings), (SELECT max(seq) FROM embedding_deletes)`).Scan(&a, &d); err != nil {
+		return 0, 0, fmt.Errorf("vector watermarks: %w", err)
+	}
+	return a.Int64, d.Int64, nil
+}
+
+// CountEmbeddings counts a space's vectors and the chunks of live documents.
+func CountEmbeddings(ctx context.Context, q Q, space string) (vectors, chunks int, err error) {
+	err = q.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM embeddings WHERE space = ?),
+		(SELECT count(*) FROM chunks c JOIN documents d ON d.document_id = c.document_id WHERE d.status NOT IN ('removed','failed'))`, space).
+		Scan(&vectors, &chunks)
+	if err != nil {
+		return 0, 0, fmt.Errorf("count embeddings: %w", err)
+	}
+	return vectors, chunks, nil
+}
+
+// ChunkRowIDs maps chunk IDs to their rowids.
+func ChunkRowIDs(ctx context.Context, q Q, chunkIDs []string) (map[string]int64, error) {
+	out := make(map[string]int64, len(chunkIDs))
+	err := inBatches(chunkIDs, func(part []string) error {
+		args := make([]any, len(part))
+		for i, id := range part {
+			args[i] = id
+		}
+		rows, err := q.QueryContext(ctx, `SELECT chunk_id, rowid FROM chunks WHERE chunk_id IN (`+qmarks(len(part))+`)`, args...)
+		if err != nil {
+			return fmt.Errorf("chunk rowids: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id string
+			var rid int64
+			if err := rows.Scan(&id, &rid); err != nil {
+				return fmt.Errorf("chunk rowids: %w", err)
+			}
+			out[id] = rid
+		}
+		return rows.Err()
+	})
+	return out, err
+}
