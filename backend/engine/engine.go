@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/strata-app/strata/backend/embed"
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/ingest"
 	"github.com/strata-app/strata/backend/llm"
@@ -63,6 +64,9 @@ type Engine struct {
 
 	mu      sync.Mutex
 	watcher *watch.Watcher // set while Serve runs
+
+	static staticSpace
+	vec    vectorState
 }
 
 // DefaultDataDir is $STRATA_HOME, else the OS user data folder (~/.local/share/strata on Linux).
@@ -134,8 +138,10 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 		db.Close()
 		return nil, errs.Wrap(errs.Validation, err, "invalid Ollama address: %v", err).WithHint("set OLLAMA_HOST to host:port")
 	}
-	in := &ingest.Ingester{DB: db, Specs: reg, Now: cfg.Now, MaxFileBytes: cfg.MaxFileBytes, ReadTimeout: cfg.ReadTimeout, Chat: chat}
-	e := &Engine{cfg: cfg, log: cfg.Logger, db: db, specs: reg, now: cfg.Now, ingest: in, chat: chat,
+	static := staticSpace{embed.NewStatic()}
+	in := &ingest.Ingester{DB: db, Specs: reg, Now: cfg.Now, MaxFileBytes: cfg.MaxFileBytes, ReadTimeout: cfg.ReadTimeout, Chat: chat,
+		Embedder: static}
+	e := &Engine{cfg: cfg, log: cfg.Logger, db: db, specs: reg, now: cfg.Now, ingest: in, chat: chat, static: static,
 		runner: &ingest.Runner{In: in, Workers: cfg.Workers, Lease: cfg.JobLease, Log: cfg.Logger}}
 	e.log.Info("engine open", "data", abs, "capabilities", len(reg.Capabilities), "entity_types", len(reg.EntityTypes))
 	return e, nil

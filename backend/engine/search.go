@@ -66,6 +66,3 @@ func (e *Engine) Search(ctx context.Context, r SearchRequest) (*SearchResponse, 
 	}
 	return resp, nil
 }
-
-// vectors is the vector half of search, nil until there is a vector index.
-func (e *Engine) vectors() search.Vectors { return nil }

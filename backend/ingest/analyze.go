@@ -32,6 +32,7 @@ type Analysis struct {
 	DocType  string
 	Tags     []string
 	Chunks   []store.Chunk
+	Vectors  [][]float32
 	Entities []PlannedEntity
 	Rels     []store.Relationship
 }
@@ -80,6 +81,10 @@ func (in *Ingester) Analyze(ctx context.Context, job store.Job) (*Analysis, erro
 		chunks[i] = store.Chunk{ChunkID: ids.Chunk(doc.DocumentID, i, ids.Hash(s.Text)), DocumentID: doc.DocumentID, Ordinal: i, Text: s.Text,
 			Heading: s.Heading, ByteStart: s.ByteStart, ByteEnd: s.ByteEnd, LineStart: s.LineStart, LineEnd: s.LineEnd, Page: s.Page}
 	}
+	vecs, err := in.embedChunks(ctx, chunks)
+	if err != nil {
+		return nil, err
+	}
 	title := strings.TrimSpace(d.Title)
 	if title == "" && strings.TrimSpace(d.Text) != "" && (d.Kind == "pdf" || d.Kind == "docx" || d.Kind == "text") {
 		title = deriveTitle(d.Text) // prose without a declared title: its first line
@@ -89,7 +94,7 @@ func (in *Ingester) Analyze(ctx context.Context, job store.Job) (*Analysis, erro
 	}
 	entities, rels, docType, tags := in.observeContent(doc, pay.PayloadContentID, d, title, now)
 
-	return &Analysis{Job: job, Title: title, Mime: d.Mime, Pages: len(d.Pages), DocType: docType, Tags: tags, Chunks: chunks, Entities: entities, Rels: rels}, nil
+	return &Analysis{Job: job, Title: title, Mime: d.Mime, Pages: len(d.Pages), DocType: docType, Tags: tags, Chunks: chunks, Vectors: vecs, Entities: entities, Rels: rels}, nil
 }
 
 // DefaultReadTimeout bounds how long one file's reader may run.
@@ -139,6 +144,7 @@ func (in *Ingester) WriteAnalyses(ctx context.Context, tx *store.Tx, list []*Ana
 	now := store.FormatTime(in.Now())
 	var docs []store.Document
 	var chunks []store.Chunk
+	var vecs [][]float32
 	var entities []PlannedEntity
 	var rels []store.Relationship
 	for _, a := range list {
@@ -170,6 +176,11 @@ func (in *Ingester) WriteAnalyses(ctx context.Context, tx *store.Tx, list []*Ana
 		}
 		docs = append(docs, cur)
 		chunks = append(chunks, a.Chunks...)
+		if len(a.Vectors) == len(a.Chunks) {
+			vecs = append(vecs, a.Vectors...)
+		} else {
+			vecs = append(vecs, make([][]float32, len(a.Chunks))...) // keep alignment; nil vectors are skipped
+		}
 		for _, pe := range a.Entities {
 			pe.Observation.SourcePayloadID = a.Job.PayloadID
 			entities = append(entities, pe)
@@ -188,6 +199,9 @@ func (in *Ingester) WriteAnalyses(ctx context.Context, tx *store.Tx, list []*Ana
 		}
 	}
 	if err := store.InsertChunks(ctx, tx, chunks); err != nil {
+		return err
+	}
+	if err := in.writeVectors(ctx, tx, chunks, vecs); err != nil {
 		return err
 	}
 	for _, d := range docs {

@@ -52,6 +52,51 @@ type Result struct {
 	Phases              map[string]string `json:"phases,omitempty"`
 }
 
+// ChunkEmbedder embeds chunk texts into one vector space inline, as chunks are written (the
+// fast static embedder; a slower semantic space is built in the background instead).
+type ChunkEmbedder interface {
+	EmbedDocuments(ctx context.Context, texts []string) ([][]float32, error)
+	Space() string
+}
+
+// embedChunks computes the chunks' vectors (nil when there is no embedder).
+func (in *Ingester) embedChunks(ctx context.Context, chunks []store.Chunk) ([][]float32, error) {
+	if in.Embedder == nil || len(chunks) == 0 {
+		return nil, nil
+	}
+	texts := make([]string, len(chunks))
+	for i, c := range chunks {
+		texts[i] = c.Heading + "\n" + c.Text // the heading path gives a chunk its context
+	}
+	vecs, err := in.Embedder.EmbedDocuments(ctx, texts)
+	if err != nil {
+		return nil, fmt.Errorf("embed %d chunks: %w", len(chunks), err)
+	}
+	return vecs, nil
+}
+
+// writeVectors stores the vectors of freshly inserted chunks.
+func (in *Ingester) writeVectors(ctx context.Context, tx *store.Tx, chunks []store.Chunk, vecs [][]float32) error {
+	if in.Embedder == nil || len(vecs) == 0 {
+		return nil
+	}
+	ids := make([]string, len(chunks))
+	for i, c := range chunks {
+		ids[i] = c.ChunkID
+	}
+	rowids, err := store.ChunkRowIDs(ctx, tx, ids)
+	if err != nil {
+		return err
+	}
+	list := make([]store.Embedding, 0, len(chunks))
+	for i, c := range chunks {
+		if rid, ok := rowids[c.ChunkID]; ok && i < len(vecs) && vecs[i] != nil {
+			list = append(list, store.Embedding{ChunkRowID: rid, Vector: vecs[i]})
+		}
+	}
+	return store.InsertEmbeddings(ctx, tx, in.Embedder.Space(), list)
+}
+
 // EntityRef names an entity an ingest observed, so a reader need not look each ID up.
 type EntityRef struct {
 	EntityID   string `json:"entity_id"`
@@ -67,6 +112,7 @@ type Ingester struct {
 	MaxFileBytes int64         // 0 = DefaultMaxFileBytes
 	ReadTimeout  time.Duration // one file's reader; 0 = DefaultReadTimeout
 	Chat         ChatModel     // the semantic phase's model; nil: the phase is skipped
+	Embedder     ChunkEmbedder // vectors written with every chunk; nil: none
 	// AllowPath, when set, vets a file_path from ingest before it is read (transports that take
 	// paths from remote callers restrict them to allowed roots).
 	AllowPath func(path string) error
@@ -106,6 +152,9 @@ func (in *Ingester) Ingest(ctx context.Context, kind string, data json.RawMessag
 	}
 	if err != nil {
 		return nil, err
+	}
+	if plan.Vectors, err = in.embedChunks(ctx, plan.Chunks); err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "could not embed the text")
 	}
 	return in.Apply(ctx, plan)
 }
@@ -249,6 +298,7 @@ type Plan struct {
 	ClientRequestID string
 	Document        *store.Document
 	Chunks          []store.Chunk
+	Vectors         [][]float32 // one per chunk, in the embedder's space
 	Entities        []PlannedEntity
 	Relationships   []store.Relationship
 	Phases          map[string]string
@@ -349,7 +399,7 @@ func (in *Ingester) Apply(ctx context.Context, p *Plan) (*Result, error) {
 		if !created {
 			return nil
 		}
-		return writeNew(ctx, tx, p, now)
+		return in.writeNew(ctx, tx, p, now)
 	})
 	if err != nil {
 		if e := (*errs.Error)(nil); errors.As(err, &e) {
@@ -361,7 +411,7 @@ func (in *Ingester) Apply(ctx context.Context, p *Plan) (*Result, error) {
 	return res, nil
 }
 
-func writeNew(ctx context.Context, tx *store.Tx, p *Plan, now string) error {
+func (in *Ingester) writeNew(ctx context.Context, tx *store.Tx, p *Plan, now string) error {
 	if p.Document != nil {
 		d := *p.Document
 		d.PayloadID, d.CreatedAt, d.UpdatedAt = p.PayloadID(), now, now
@@ -369,6 +419,9 @@ func writeNew(ctx context.Context, tx *store.Tx, p *Plan, now string) error {
 			return err
 		}
 		if err := store.InsertChunks(ctx, tx, p.Chunks); err != nil {
+			return err
+		}
+		if err := in.writeVectors(ctx, tx, p.Chunks, p.Vectors); err != nil {
 			return err
 		}
 	}
