@@ -88,7 +88,7 @@ cp "$doc/dpkg/spec/triggers.txt" "$out/dpkg-triggers.txt"
 man_txt 1 ssh-keygen man-ssh-keygen.txt
 man_txt 1 gpg man-gpg.txt
 man_txt 5 shadow man-shadow.txt
-man_txt 3 crypt man-crypt.txt
+man_txt 5 crypt man-crypt.txt
 man_txt 1 chmod man-chmod.txt
 
 # Processes and the system.
@@ -108,5 +108,8 @@ man_txt 1 make man-make.txt
 gz_txt "$doc/libjpeg62-turbo-dev/usage.txt.gz" libjpeg-usage.txt
 gz_txt "$doc/libwebp-dev/doc/webp-container-spec.txt.gz" webp-container-spec.txt
 gz_txt "$doc/fontconfig/fontconfig-user.txt.gz" fontconfig-user.txt
-gz_txt "$doc/groff-base/meintro.txt.gz" groff-meintro.txt
-cp "$doc/gcc-12-base/README.Bugs" gcc-reporting-bugs.txt 2>/dev/null && mv gcc-reporting-bugs.txt "$out/"
+# meintro.txt is shipped already formatted: strip the overstrike and rejoin
+# the words nroff hyphenated across lines.
+zcat "$doc/groff-base/meintro.txt.gz" | col -bx |
+	perl -CSD -0pe 's/(\S+)\x{2010}\n(\s*)(\S+)/$1$3\n$2/g' >"$out/groff-meintro.txt"
+cp "$doc/gcc-12-base/README.Bugs" "$out/gcc-reporting-bugs.txt"
