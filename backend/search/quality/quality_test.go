@@ -1,0 +1,292 @@
+package quality
+
+import (
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// fixedRanker answers every query from a table, so Evaluate can be checked
+// against hand-computed scores.
+func fixedRanker(answers map[string][]string) Ranker {
+	return func(_ context.Context, q string, _ int) ([]string, error) {
+		return answers[q], nil
+	}
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+func TestEvaluatePerfect(t *testing.T) {
+	qs := []Question{
+		{ID: "a", Question: "qa", Relevant: []string{"corpus/man-tar.txt"}},
+		{ID: "b", Question: "qb", Relevant: []string{"corpus/man-bash.txt", "corpus/man-dash.txt"}},
+	}
+	rank := fixedRanker(map[string][]string{
+		"qa": {"man-tar.txt", "man-gzip.txt"},
+		// One absolute and one relative path: both forms must be accepted.
+		"qb": {filepath.Join(CorpusDir(), "man-dash.txt"), "man-bash.txt"},
+	})
+	s, err := Evaluate(context.Background(), "perfect", qs, rank)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !near(s.RecallAt5, 1) || !near(s.MRRAt10, 1) || s.Questions != 2 {
+		t.Fatalf("got %v, want recall 1 and MRR 1 over 2 questions", s)
+	}
+	if s.PerQuestion[1].FirstRelevantRank != 1 {
+		t.Fatalf("per-question %+v", s.PerQuestion[1])
+	}
+}
+
+func TestEvaluateRanks(t *testing.T) {
+	qs := []Question{
+		{ID: "second", Question: "q1", Relevant: []string{"corpus/man-tar.txt"}},
+		{ID: "missing", Question: "q2", Relevant: []string{"corpus/man-tar.txt"}},
+		{ID: "half", Question: "q3", Relevant: []string{"corpus/man-bash.txt", "corpus/man-dash.txt"}},
+		{ID: "sixth", Question: "q4", Relevant: []string{"corpus/man-tar.txt"}},
+	}
+	rank := fixedRanker(map[string][]string{
+		"q1": {"man-gzip.txt", "man-tar.txt"},
+		"q2": {"man-gzip.txt"},
+		"q3": {"man-bash.txt", "man-a.txt", "man-b.txt", "man-c.txt", "man-d.txt", "man-dash.txt"},
+		"q4": {"1.txt", "2.txt", "3.txt", "4.txt", "5.txt", "man-tar.txt"},
+	})
+	s, err := Evaluate(context.Background(), "ranks", qs, rank)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []QScore{
+		{ID: "second", FirstRelevantRank: 2, RecallAt5: 1},
+		{ID: "missing", FirstRelevantRank: 0, RecallAt5: 0},
+		{ID: "half", FirstRelevantRank: 1, RecallAt5: 0.5},
+		{ID: "sixth", FirstRelevantRank: 6, RecallAt5: 0},
+	}
+	for i, w := range want {
+		if g := s.PerQuestion[i]; g.ID != w.ID || g.FirstRelevantRank != w.FirstRelevantRank || !near(g.RecallAt5, w.RecallAt5) {
+			t.Errorf("question %d: got %+v, want %+v", i, g, w)
+		}
+	}
+	if wantMRR := (0.5 + 0 + 1 + 1.0/6) / 4; !near(s.MRRAt10, wantMRR) {
+		t.Errorf("MRR@10 = %v, want %v", s.MRRAt10, wantMRR)
+	}
+	if wantRecall := (1 + 0 + 0.5 + 0) / 4.0; !near(s.RecallAt5, wantRecall) {
+		t.Errorf("recall@5 = %v, want %v", s.RecallAt5, wantRecall)
+	}
+}
+
+func TestEvaluateSecondRankGivesHalfMRR(t *testing.T) {
+	qs := []Question{{ID: "x", Question: "q", Relevant: []string{"corpus/man-tar.txt"}}}
+	s, err := Evaluate(context.Background(), "m", qs, fixedRanker(map[string][]string{
+		"q": {"man-gzip.txt", "man-tar.txt"},
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !near(s.MRRAt10, 0.5) || !near(s.RecallAt5, 1) {
+		t.Fatalf("got %v, want MRR 0.5 and recall 1", s)
+	}
+}
+
+// Chunk-level rankers repeat documents; a repeat must neither take a rank
+// nor count twice towards recall.
+func TestEvaluateCollapsesDuplicates(t *testing.T) {
+	qs := []Question{{ID: "x", Question: "q", Relevant: []string{"corpus/man-tar.txt", "corpus/man-xz.txt"}}}
+	gz := filepath.Join(CorpusDir(), "man-gzip.txt")
+	s, err := Evaluate(context.Background(), "m", qs, fixedRanker(map[string][]string{
+		"q": {"man-gzip.txt", gz, "./man-gzip.txt", "man-tar.txt", "man-tar.txt",
+			"a", "b", "man-xz.txt"},
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := s.PerQuestion[0]
+	if g.FirstRelevantRank != 2 {
+		t.Errorf("first relevant rank = %d, want 2 (duplicates of rank 1 collapsed)", g.FirstRelevantRank)
+	}
+	if !near(g.RecallAt5, 1) {
+		t.Errorf("recall@5 = %v, want 1: man-xz.txt is the 8th path but the 5th document", g.RecallAt5)
+	}
+}
+
+func TestEvaluateErrors(t *testing.T) {
+	ctx := context.Background()
+	qs := []Question{{ID: "x", Question: "q", Relevant: []string{"corpus/man-tar.txt"}}}
+	if _, err := Evaluate(ctx, "m", nil, fixedRanker(nil)); err == nil {
+		t.Error("no questions: want error")
+	}
+	boom := errors.New("boom")
+	_, err := Evaluate(ctx, "m", qs, func(context.Context, string, int) ([]string, error) { return nil, boom })
+	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "x") {
+		t.Errorf("ranker error: got %v, want it wrapped with the question id", err)
+	}
+	_, err = Evaluate(ctx, "m", qs, fixedRanker(map[string][]string{"q": {"/elsewhere/man-tar.txt"}}))
+	if err == nil {
+		t.Error("path outside the corpus: want error, not a silent miss")
+	}
+}
+
+func TestScoreString(t *testing.T) {
+	s := Score{Mode: "hybrid", Questions: 3, RecallAt5: 0.5, MRRAt10: 0.25}
+	if got, want := s.String(), "hybrid   recall@5=0.500 MRR@10=0.250 (3 questions)"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestLoadQuestionsRejectsBadFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "doc.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]string{
+		"duplicate id":  `[{"id":"a","question":"q","relevant":["doc.txt"]},{"id":"a","question":"r","relevant":["doc.txt"]}]`,
+		"missing id":    `[{"question":"q","relevant":["doc.txt"]}]`,
+		"empty text":    `[{"id":"a","question":" ","relevant":["doc.txt"]}]`,
+		"no relevant":   `[{"id":"a","question":"q","relevant":[]}]`,
+		"missing file":  `[{"id":"a","question":"q","relevant":["nope.txt"]}]`,
+		"unknown field": `[{"id":"a","question":"q","relevant":["doc.txt"],"relevance":["doc.txt"]}]`,
+	}
+	for name, body := range cases {
+		p := filepath.Join(dir, "q.json")
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := LoadQuestions(p); err == nil {
+			t.Errorf("%s: want error", name)
+		}
+	}
+}
+
+// TestQuestionsFile checks the shipped benchmark itself: enough questions,
+// unique ids, every judgement pointing at a real corpus document.
+func TestQuestionsFile(t *testing.T) {
+	qs, err := LoadQuestions(QuestionsFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(qs) < 40 {
+		t.Fatalf("%d questions, want at least 40", len(qs))
+	}
+	corpus := CorpusDir()
+	used := map[string]bool{}
+	for _, q := range qs {
+		for _, r := range q.Relevant {
+			if !strings.HasPrefix(r, "corpus/") {
+				t.Errorf("%s: %q is not under corpus/", q.ID, r)
+			}
+			if _, err := os.Stat(filepath.Join(corpus, strings.TrimPrefix(r, "corpus/"))); err != nil {
+				t.Errorf("%s: %v", q.ID, err)
+			}
+			used[r] = true
+		}
+	}
+	entries, err := os.ReadDir(corpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) < 40 {
+		t.Errorf("corpus has %d documents, want at least 40", len(entries))
+	}
+	// Documents nobody asks about are kept on purpose: they are distractors
+	// that a ranker must rank below the right answer.
+	t.Logf("%d questions over %d documents (%d documents are answers)", len(qs), len(entries), len(used))
+}
+
+// naiveRanker ranks documents by how many distinct query words they contain,
+// then by how often those words occur. It stands for "the question was copied
+// from the text": if it scored near 1.0 the benchmark would be too literal to
+// tell keyword search from semantic search.
+func naiveRanker(t testing.TB) Ranker {
+	corpus := CorpusDir()
+	entries, err := os.ReadDir(corpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type doc struct {
+		name  string
+		words map[string]int
+	}
+	docs := make([]doc, 0, len(entries))
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(corpus, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := doc{name: e.Name(), words: map[string]int{}}
+		for _, w := range words(string(b)) {
+			d.words[w]++
+		}
+		docs = append(docs, d)
+	}
+	return func(_ context.Context, q string, k int) ([]string, error) {
+		terms := map[string]bool{}
+		for _, w := range words(q) {
+			if len(w) > 2 {
+				terms[w] = true
+			}
+		}
+		type hit struct {
+			name          string
+			distinct, all int
+		}
+		hits := make([]hit, 0, len(docs))
+		for _, d := range docs {
+			h := hit{name: d.name}
+			for w := range terms {
+				if n := d.words[w]; n > 0 {
+					h.distinct++
+					h.all += n
+				}
+			}
+			hits = append(hits, h)
+		}
+		sort.Slice(hits, func(i, j int) bool {
+			a, b := hits[i], hits[j]
+			if a.distinct != b.distinct {
+				return a.distinct > b.distinct
+			}
+			if a.all != b.all {
+				return a.all > b.all
+			}
+			return a.name < b.name
+		})
+		out := make([]string, 0, k)
+		for _, h := range hits[:min(k, len(hits))] {
+			out = append(out, h.name)
+		}
+		return out, nil
+	}
+}
+
+func words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+}
+
+// TestNaiveBaseline proves the questions are not lifted from the documents:
+// plain word overlap must fall well short of a perfect score.
+func TestNaiveBaseline(t *testing.T) {
+	qs, err := LoadQuestions(QuestionsFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Evaluate(context.Background(), "naive", qs, naiveRanker(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(s)
+	if s.RecallAt5 > 0.8 {
+		t.Errorf("naive word overlap reaches recall@5 %.3f: the questions are too literal", s.RecallAt5)
+	}
+	if testing.Verbose() {
+		for _, q := range s.PerQuestion {
+			t.Logf("  %s first relevant at %d, recall@5 %.2f", q.ID, q.FirstRelevantRank, q.RecallAt5)
+		}
+	}
+}
