@@ -262,6 +262,13 @@ func statusCmd(g *globals) *cobra.Command {
 					fmt.Fprintf(w, "entities       %s\n", countsLine(s.Counts.Entities))
 					fmt.Fprintf(w, "observations   %d\n", s.Counts.Observations)
 					fmt.Fprintf(w, "relationships  %d\n", s.Counts.Relationships)
+					if em := s.Embeddings; em != nil {
+						fmt.Fprintf(w, "embedder       %s/%s, %d dims (configured: %s/%s)", em.ActualProvider, em.ActualModel, em.Dimensions, em.Provider, em.Model)
+						if em.IsFallbackActive {
+							fmt.Fprint(w, " — fallback: keyword-heavy search")
+						}
+						fmt.Fprintf(w, "\nvectors        %d/%d chunks (%s)\n", em.Reembed.Done, em.Reembed.Total, em.Status)
+					}
 					fmt.Fprintf(w, "jobs           %s\n", countsLine(s.Jobs))
 					fmt.Fprintf(w, "watched        %d folder(s)\n", len(s.WatchRoots))
 					for _, r := range s.WatchRoots {

@@ -24,8 +24,12 @@ type SearchRequest struct {
 	PerDocument bool   `json:"per_document,omitempty"` // at most one result per document
 }
 
-// SearchResponse is search.Response.
-type SearchResponse = search.Response
+// SearchResponse is a search's results, with the embedder that answered so a client (an AI
+// agent especially) can adapt its queries: keywords for a static space, prose for a semantic one.
+type SearchResponse struct {
+	search.Response
+	Embedder *EmbeddingStatus `json:"embedder"`
+}
 
 // Search finds chunks matching a query, fused from keyword and vector search, each result
 // citing its document, path, lines or page and heading.
@@ -64,5 +68,9 @@ func (e *Engine) Search(ctx context.Context, r SearchRequest) (*SearchResponse, 
 	if err != nil {
 		return nil, errs.Wrap("SEARCH_FAILED", err, "search failed").WithHint("retry; if it persists, check the log")
 	}
-	return resp, nil
+	emb, err := e.EmbeddingStatus(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &SearchResponse{Response: *resp, Embedder: emb}, nil
 }

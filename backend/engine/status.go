@@ -21,6 +21,7 @@ type Status struct {
 	Jobs          map[string]int     `json:"jobs"`        // by state
 	WatchRoots    []string           `json:"watch_roots"` // watched folders
 	Watching      []watch.RootStatus `json:"watching,omitempty"`
+	Embeddings    *EmbeddingStatus   `json:"embeddings"`
 }
 
 // Status reports counts and configuration.
@@ -46,6 +47,10 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 	if err != nil {
 		return nil, queryErr(err, "watched folders")
 	}
-	return &Status{Version: Version, DataDir: e.cfg.DataDir, Database: e.db.Path(), SchemaVersion: v, Counts: c,
+	emb, err := e.EmbeddingStatus(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &Status{Embeddings: emb, Version: Version, DataDir: e.cfg.DataDir, Database: e.db.Path(), SchemaVersion: v, Counts: c,
 		Capabilities: e.specs.CapabilityIDs(), EntityTypes: types, Jobs: jobs, WatchRoots: roots, Watching: e.WatchStatus()}, nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/strata-app/strata/backend/embed"
 	"github.com/strata-app/strata/backend/search"
+	"github.com/strata-app/strata/backend/store"
 )
 
 // staticSpace adapts the static embedder to what ingest (chunks) and search (queries) need.
@@ -55,4 +56,47 @@ func (e *Engine) vectorIndex(ctx context.Context) (*search.Index, error) {
 		e.vec.index = ix
 	}
 	return e.vec.index, nil
+}
+
+// EmbeddingStatus is seed 004's block (names unchanged) plus re-embedding progress: what
+// embedder is configured, and what is actually answering.
+type EmbeddingStatus struct {
+	Provider         string  `json:"provider"`
+	Model            string  `json:"model"`
+	Status           string  `json:"status"` // ready | building
+	ActualProvider   string  `json:"actual_provider"`
+	ActualModel      string  `json:"actual_model"`
+	Dimensions       int     `json:"dimensions"`
+	IsFallbackActive bool    `json:"is_fallback_active"`
+	SemanticQuality  string  `json:"semantic_quality"` // high | low
+	Reembed          Reembed `json:"reembed"`
+}
+
+// Reembed is how much of the active space is built: chunks with a vector / chunks.
+type Reembed struct {
+	Done  int `json:"done"`
+	Total int `json:"total"`
+}
+
+// configuredEmbedder is what Strata is set up to use when it can: Ollama's nomic-embed-text.
+const (
+	configuredProvider = "ollama"
+	configuredModel    = "nomic-embed-text"
+)
+
+// EmbeddingStatus reports the configured and the actual embedder and how complete the active
+// vector space is.
+func (e *Engine) EmbeddingStatus(ctx context.Context) (*EmbeddingStatus, error) {
+	info := e.static.s.Info()
+	done, total, err := store.CountEmbeddings(ctx, e.db.Reader(), info.Key)
+	if err != nil {
+		return nil, queryErr(err, "embeddings")
+	}
+	st := &EmbeddingStatus{Provider: configuredProvider, Model: configuredModel, Status: "ready",
+		ActualProvider: info.Provider, ActualModel: info.Model, Dimensions: info.Dimensions,
+		IsFallbackActive: true, SemanticQuality: "low", Reembed: Reembed{Done: min(done, total), Total: total}}
+	if done < total {
+		st.Status = "building"
+	}
+	return st, nil
 }
