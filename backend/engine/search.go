@@ -22,6 +22,11 @@ type SearchRequest struct {
 	From        string `json:"from,omitempty"` // YYYY-MM-DD
 	To          string `json:"to,omitempty"`
 	PerDocument bool   `json:"per_document,omitempty"` // at most one result per document
+	// KeywordWeight and VectorWeight override the fusion weights (both 0: the defaults for
+	// the active embedder); Fusion is "weighted" (default) or "rrf".
+	KeywordWeight float64 `json:"keyword_weight,omitempty"`
+	VectorWeight  float64 `json:"vector_weight,omitempty"`
+	Fusion        string  `json:"fusion,omitempty"`
 }
 
 // SearchResponse is a search's results, with the embedder that answered so a client (an AI
@@ -35,7 +40,18 @@ type SearchResponse struct {
 // citing its document, path, lines or page and heading.
 func (e *Engine) Search(ctx context.Context, r SearchRequest) (*SearchResponse, error) {
 	q := search.Query{Text: strings.TrimSpace(r.Query), Mode: r.Mode, Limit: r.Limit, PerDocument: r.PerDocument,
-		Filter: store.SearchFilter{DocType: r.Type, PathPrefix: r.Path, Tag: r.Tag, Mime: r.Mime, From: r.From, To: r.To}}
+		Filter: store.SearchFilter{DocType: r.Type, PathPrefix: r.Path, Tag: r.Tag, Mime: r.Mime, From: r.From, To: r.To}, Fusion: r.Fusion}
+	if r.KeywordWeight < 0 || r.VectorWeight < 0 {
+		return nil, errs.New(errs.Validation, "fusion weights must not be negative").With("field", "keyword_weight")
+	}
+	if r.KeywordWeight+r.VectorWeight > 0 {
+		q.Weights = &search.Weights{Keyword: r.KeywordWeight, Vector: r.VectorWeight}
+	}
+	switch q.Fusion {
+	case "", search.FusionWeighted, search.FusionRRF:
+	default:
+		return nil, errs.New(errs.Validation, "fusion %q is not weighted or rrf", q.Fusion).With("field", "fusion")
+	}
 	if q.Text == "" {
 		return nil, errs.New(errs.Validation, "query is empty").With("field", "query").WithHint("type a few words to search for")
 	}
