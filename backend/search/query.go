@@ -13,6 +13,29 @@ import (
 // No character the user types can reach FTS5's query syntax unquoted. It returns "" when the
 // query has no searchable word.
 func MatchExpr(q string) string {
+	if e := matchExpr(q, true); e != "" {
+		return e
+	}
+	return matchExpr(q, false) // a query of nothing but common words still searches for them
+}
+
+// stopWords are left out of keyword queries: in a question such as "can I sell software that
+// includes GPL code?" they match nearly every chunk, which made BM25 score the whole index
+// (~100 ms at 10k chunks) while adding nothing to the ranking.
+var stopWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a about after all also am an and any are as at be because been before being
+		between both but by can could did do does doing down during each few for from further had has have having he her
+		here hers him his how i if in into is it its itself just me more most my no nor not now of off on once only or
+		other our ours out over own same she should so some such than that the their theirs them then there these they
+		this those through to too under until up very was we were what when where which while who whom why will with
+		would you your yours`) {
+		stopWords[w] = true
+	}
+}
+
+func matchExpr(q string, dropStop bool) string {
 	var parts []string
 	quote := func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 	segs := strings.Split(q, `"`)
@@ -26,6 +49,9 @@ func MatchExpr(q string) string {
 			continue
 		}
 		for j, w := range words {
+			if dropStop && stopWords[w] {
+				continue
+			}
 			term := quote(w)
 			last := i == len(segs)-1 && j == len(words)-1
 			if last && !strings.HasSuffix(q, " ") && len([]rune(w)) >= 2 {

@@ -56,13 +56,21 @@ func (f SearchFilter) where() (string, []any) {
 }
 
 // KeywordSearch runs an FTS5 MATCH expression (built by the caller from user text, never the
-// user text itself) and returns hits best first, ties by chunk ID. Headings weigh twice the body.
+// user text itself) and returns hits best first, ties by chunk ID. The full-text index picks its
+// best candidates by rank (BM25, headings weighted double) before documents are joined and
+// filtered: joining every match made common terms cost a lookup per matching chunk. With
+// filters, more candidates are taken so that enough survive them.
 func KeywordSearch(ctx context.Context, q Q, match string, f SearchFilter, limit int) ([]SearchHit, error) {
 	w, args := f.where()
+	inner := limit * 2
+	if len(args) > 0 {
+		inner = limit * 20
+	}
 	rows, err := q.QueryContext(ctx, `SELECT c.rowid, c.chunk_id, c.document_id, coalesce(d.path, ''), d.title, c.heading, c.line_start, c.line_end,
-		coalesce(c.page, 0), snippet(chunks_fts, 0, '«', '»', '…', 24), -bm25(chunks_fts, 1.0, 2.0) AS score
-		FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid JOIN documents d ON d.document_id = c.document_id
-		WHERE chunks_fts MATCH ? AND `+w+` ORDER BY score DESC, c.chunk_id LIMIT ?`, append(append([]any{match}, args...), limit)...)
+		coalesce(c.page, 0), '', -m.rank AS score
+		FROM (SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?) m
+		JOIN chunks c ON c.rowid = m.rowid JOIN documents d ON d.document_id = c.document_id
+		WHERE `+w+` ORDER BY score DESC, c.chunk_id LIMIT ?`, append(append([]any{match, inner}, args...), limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
@@ -76,6 +84,32 @@ func KeywordSearch(ctx context.Context, q Q, match string, f SearchFilter, limit
 		out = append(out, h)
 	}
 	return out, rows.Err()
+}
+
+// ChunkTexts reads the text of chunks by rowid.
+func ChunkTexts(ctx context.Context, q Q, rowids []int64) (map[int64]string, error) {
+	out := make(map[int64]string, len(rowids))
+	err := inBatches(rowids, func(part []int64) error {
+		args := make([]any, len(part))
+		for i, id := range part {
+			args[i] = id
+		}
+		rows, err := q.QueryContext(ctx, `SELECT rowid, text FROM chunks WHERE rowid IN (`+qmarks(len(part))+`)`, args...)
+		if err != nil {
+			return fmt.Errorf("chunk texts: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var t string
+			if err := rows.Scan(&id, &t); err != nil {
+				return fmt.Errorf("chunk texts: %w", err)
+			}
+			out[id] = t
+		}
+		return rows.Err()
+	})
+	return out, err
 }
 
 // HitsByRowID loads chunks (with their documents) by rowid, keeping only those passing the

@@ -21,3 +21,7 @@ CREATE TRIGGER chunks_embeddings_ad AFTER DELETE ON chunks BEGIN
     DELETE FROM embeddings WHERE chunk_rowid = old.rowid;
     INSERT INTO embedding_deletes(chunk_rowid) VALUES (old.rowid);
 END;
+
+-- FTS5's rank column is BM25 with headings weighted double, so a query can take the best N
+-- matches from the full-text index alone before any join.
+INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('rank', 'bm25(1.0, 2.0)');
