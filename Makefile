@@ -51,7 +51,8 @@ bench: check-go
 	$(GO) test -run '^$$' -bench 'Ingest|Snapshot' -benchtime 3s ./backend/engine/
 	$(GO) test -run '^$$' -bench 'FilesMarkdown' -benchtime 2000x ./backend/engine/
 	$(GO) test -run '^$$' -bench 'WatchedFileLatency' -benchtime 5x ./backend/engine/
-	$(GO) test -run '^$$' -bench . ./backend/extract/ ./backend/heuristics/
+	$(GO) test -run '^$$' -bench . ./backend/extract/ ./backend/heuristics/ ./backend/embed/
+	$(GO) test -run '^$$' -bench 'Hybrid' -benchtime 100x -timeout 30m ./backend/search/
 
 clean:
 	rm -rf bin
