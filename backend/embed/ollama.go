@@ -6,22 +6,21 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
-	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/ollama/ollama/api"
+
+	"github.com/strata-app/strata/backend/ollamahost"
 )
 
 // Ollama defaults.
 const (
 	OllamaProvider     = "ollama"
 	DefaultOllamaModel = "nomic-embed-text"
-	DefaultOllamaHost  = "http://127.0.0.1:11434"
+	DefaultOllamaHost  = ollamahost.DefaultHost
 	// DefaultOllamaDimensions is what nomic-embed-text produces; the real size is learned from
 	// the first answer.
 	DefaultOllamaDimensions = 768
@@ -126,7 +125,7 @@ type ollamaResult struct {
 // NewOllama makes an Ollama embedder and starts its worker. It does not contact the server:
 // use Probe for that.
 func NewOllama(opts OllamaOptions) (*Ollama, error) {
-	base, err := ollamaURL(opts.Host)
+	base, err := ollamahost.URL(opts.Host)
 	if err != nil {
 		return nil, err
 	}
@@ -189,39 +188,6 @@ func NewOllama(opts OllamaOptions) (*Ollama, error) {
 	o.wg.Add(1)
 	go o.run()
 	return o, nil
-}
-
-// ollamaURL resolves the server address: the option, else $OLLAMA_HOST, else the default.
-// Like the ollama CLI, it accepts a bare host or host:port, and maps the listen-on-everything
-// addresses people put in OLLAMA_HOST for the server to loopback, which a client can dial.
-func ollamaURL(host string) (*url.URL, error) {
-	if host == "" {
-		host = strings.TrimSpace(os.Getenv("OLLAMA_HOST"))
-	}
-	if host == "" {
-		host = DefaultOllamaHost
-	}
-	bare := !strings.Contains(host, "://")
-	if bare {
-		host = "http://" + host
-	}
-	u, err := url.Parse(host)
-	if err != nil || u.Host == "" {
-		return nil, fmt.Errorf("ollama host %q: not a URL (want e.g. %s)", host, DefaultOllamaHost)
-	}
-	h, port := u.Hostname(), u.Port()
-	if h == "0.0.0.0" || h == "::" || h == "" {
-		h = "127.0.0.1"
-	}
-	if port == "" && bare {
-		port = "11434" // "localhost" means Ollama's port; "http://localhost" means port 80
-	}
-	if port != "" {
-		u.Host = net.JoinHostPort(h, port)
-	} else {
-		u.Host = h
-	}
-	return u, nil
 }
 
 // Info implements Embedder. Dimensions (and so Key) are the configured size until the first

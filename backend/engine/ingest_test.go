@@ -34,6 +34,7 @@ func TestClassifierPrecedence(t *testing.T) {
 		{"explicit capability kind", "strata:store_note:v1", map[string]any{"text": "as a note"}, "payload", ""},
 		{"explicit unknown kind", "telepathy", map[string]any{"text": "x"}, "", errs.UnsupportedInputKind},
 		{"explicit extract-file", "extract-file", map[string]any{"file_path": "/nonexistent"}, "", errs.FileNotFound},
+		{"file input takes no unknown fields", "", map[string]any{"file_path": "/nonexistent", "client_request_id": "r1"}, "", errs.Validation},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -84,7 +84,7 @@ func (e *Engine) Search(ctx context.Context, r SearchRequest) (*SearchResponse, 
 	if err != nil {
 		return nil, errs.Wrap("SEARCH_FAILED", err, "search failed").WithHint("retry; if it persists, check the log")
 	}
-	emb, err := e.EmbeddingStatus(ctx)
+	emb, err := e.cachedEmbeddingStatus(ctx)
 	if err != nil {
 		return nil, err
 	}

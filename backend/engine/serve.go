@@ -140,11 +140,6 @@ func (e *Engine) Reconcile(ctx context.Context, root string) (registered, remove
 	return registered, removed, nil
 }
 
-// ServeStatus is what a running Serve loop is doing.
-type ServeStatus struct {
-	Roots []watch.RootStatus `json:"roots"`
-}
-
 // Serve runs the headless loop that the desktop app also runs: it watches every watched
 // folder (reconciling each at start), turns settled file events into registrations and
 // removals, and runs the job workers. It returns when ctx is cancelled, after running jobs

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/strata-app/strata/backend/embed"
 	"github.com/strata-app/strata/backend/search"
@@ -27,11 +28,38 @@ func (a staticSpace) EmbedQuery(ctx context.Context, text string) ([]float32, er
 	return v[0], nil
 }
 
-// vectorState owns the in-memory index of the active space, built on first use.
+// vectorState owns the in-memory index of the active space, built on first use, and a briefly
+// cached embedding status for search answers.
 type vectorState struct {
 	mu    sync.Mutex
 	index *search.Index
-	err   error
+
+	statusAt time.Time
+	status   *EmbeddingStatus
+}
+
+// statusTTL is how long search answers reuse the embedding status: computing it counts every
+// vector and chunk, which at 100k chunks would cost more than the search itself.
+const statusTTL = 2 * time.Second
+
+// cachedEmbeddingStatus is EmbeddingStatus, at most statusTTL old.
+func (e *Engine) cachedEmbeddingStatus(ctx context.Context) (*EmbeddingStatus, error) {
+	e.vec.mu.Lock()
+	if e.vec.status != nil && time.Since(e.vec.statusAt) < statusTTL {
+		st := *e.vec.status
+		e.vec.mu.Unlock()
+		return &st, nil
+	}
+	e.vec.mu.Unlock()
+	st, err := e.EmbeddingStatus(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e.vec.mu.Lock()
+	e.vec.status, e.vec.statusAt = st, time.Now()
+	e.vec.mu.Unlock()
+	cp := *st
+	return &cp, nil
 }
 
 // vectors is the vector half of search: the static space's index (built from SQLite the first

@@ -29,11 +29,12 @@ const (
 	PhaseSemantic = "semantic"
 )
 
+// fileInput is {file_path} for ingest. It has no client_request_id: registering a file is
+// already idempotent by content, so a retry returns the same document anyway.
 type fileInput struct {
-	FilePath        string `json:"file_path"`
-	Source          string `json:"source"`
-	AgentID         string `json:"agent_id"`
-	ClientRequestID string `json:"client_request_id"`
+	FilePath string `json:"file_path"`
+	Source   string `json:"source"`
+	AgentID  string `json:"agent_id"`
 }
 
 // maxFileBytes is the configured limit.

@@ -74,12 +74,7 @@ func (r *Runner) Wake() {
 
 // Run works until ctx is cancelled, then lets running jobs finish (each within its lease) and
 // returns once every worker has stopped.
-func (r *Runner) Run(ctx context.Context) error { return r.run(ctx, false) }
-
-// RunUntilIdle works until no job is queued or due, then returns (used by one-shot commands).
-func (r *Runner) RunUntilIdle(ctx context.Context) error { return r.run(ctx, true) }
-
-func (r *Runner) run(ctx context.Context, untilIdle bool) error {
+func (r *Runner) Run(ctx context.Context) error {
 	r.init()
 	r.running.Add(1)
 	defer r.running.Add(-1)
@@ -89,14 +84,14 @@ func (r *Runner) run(ctx context.Context, untilIdle bool) error {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			r.worker(ctx, fmt.Sprintf("%s/%d", owner, i), untilIdle)
+			r.worker(ctx, fmt.Sprintf("%s/%d", owner, i))
 		}(i)
 	}
 	wg.Wait()
 	return ctx.Err()
 }
 
-func (r *Runner) worker(ctx context.Context, owner string, untilIdle bool) {
+func (r *Runner) worker(ctx context.Context, owner string) {
 	for ctx.Err() == nil {
 		var jobs []store.Job
 		err := r.In.DB.WriteTx(ctx, func(tx *store.Tx) error {
@@ -105,12 +100,6 @@ func (r *Runner) worker(ctx context.Context, owner string, untilIdle bool) {
 			return err
 		})
 		if errors.Is(err, store.ErrNotFound) {
-			if untilIdle {
-				due, derr := store.NextDue(ctx, r.In.DB.Reader())
-				if derr != nil || due == "" {
-					return
-				}
-			}
 			select {
 			case <-ctx.Done():
 				return

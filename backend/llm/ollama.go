@@ -7,13 +7,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 	"os"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/ollama/ollama/api"
+
+	"github.com/strata-app/strata/backend/ollamahost"
 )
 
 // DefaultChatModel is the chat model asked for when none is configured.
@@ -35,18 +36,9 @@ type Ollama struct {
 // NewOllama connects to host (empty: $OLLAMA_HOST, else http://127.0.0.1:11434) for model
 // (empty: $STRATA_CHAT_MODEL, else DefaultChatModel).
 func NewOllama(host, model string) (*Ollama, error) {
-	if host == "" {
-		host = os.Getenv("OLLAMA_HOST")
-	}
-	if host == "" {
-		host = "http://127.0.0.1:11434"
-	}
-	if !strings.Contains(host, "://") {
-		host = "http://" + host
-	}
-	u, err := url.Parse(host)
+	u, err := ollamahost.URL(host)
 	if err != nil {
-		return nil, fmt.Errorf("ollama host %q: %w", host, err)
+		return nil, err
 	}
 	if model == "" {
 		model = os.Getenv("STRATA_CHAT_MODEL")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -125,18 +124,6 @@ func FinishJob(ctx context.Context, q Q, jobID int64, owner, state string, errEn
 	return nil
 }
 
-// GetJob reads one job.
-func GetJob(ctx context.Context, q Q, jobID int64) (Job, error) {
-	j, err := scanJob(q.QueryRowContext(ctx, `SELECT `+jobCols+` FROM jobs WHERE job_id = ?`, jobID))
-	if errors.Is(err, sql.ErrNoRows) {
-		return j, ErrNotFound
-	}
-	if err != nil {
-		return j, fmt.Errorf("get job: %w", err)
-	}
-	return j, nil
-}
-
 // JobsOf lists a document's jobs, newest first.
 func JobsOf(ctx context.Context, q Q, documentID string) ([]Job, error) {
 	rows, err := q.QueryContext(ctx, `SELECT `+jobCols+` FROM jobs WHERE document_id = ? ORDER BY job_id DESC LIMIT 50`, documentID)
@@ -182,15 +169,6 @@ func JobCounts(ctx context.Context, q Q) (map[string]int, error) {
 		out[s] = n
 	}
 	return out, rows.Err()
-}
-
-// NextDue is when the earliest queued job becomes runnable ("" if none is queued).
-func NextDue(ctx context.Context, q Q) (string, error) {
-	var s sql.NullString
-	if err := q.QueryRowContext(ctx, `SELECT min(not_before) FROM jobs WHERE state = 'queued'`).Scan(&s); err != nil {
-		return "", fmt.Errorf("next due job: %w", err)
-	}
-	return s.String, nil
 }
 
 // AddWatchRoot records a watched folder.
