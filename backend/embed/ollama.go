@@ -201,6 +201,14 @@ func (o *Ollama) Info() Info {
 	return Info{Provider: OllamaProvider, Model: model, Dimensions: dims, Key: SpaceKey(OllamaProvider, model, dims)}
 }
 
+// DimensionsKnown reports whether the vector size comes from an answer of the server rather
+// than from the configuration: only then does Info().Key name the space for sure.
+func (o *Ollama) DimensionsKnown() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.learned
+}
+
 // Host is the server URL in use, for status and error messages.
 func (o *Ollama) Host() string { return o.host }
 

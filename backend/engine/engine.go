@@ -16,7 +16,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/strata-app/strata/backend/embed"
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/ingest"
 	"github.com/strata-app/strata/backend/llm"
@@ -49,6 +48,13 @@ type Config struct {
 	// $OLLAMA_HOST or 127.0.0.1:11434, and $STRATA_CHAT_MODEL or llama3.2).
 	OllamaHost string
 	ChatModel  string
+	// Embedder is "ollama" (the default: semantic vectors when Ollama is there, static until
+	// then) or "static" (never contact Ollama for vectors); empty: $STRATA_EMBEDDER, else
+	// "ollama". EmbedModel is the Ollama embedding model (empty: $STRATA_EMBED_MODEL, else
+	// nomic-embed-text). ProbeInterval is how often Ollama is probed again (0 = 15 s).
+	Embedder      string
+	EmbedModel    string
+	ProbeInterval time.Duration
 }
 
 // Engine is an open data folder.
@@ -65,8 +71,7 @@ type Engine struct {
 	mu      sync.Mutex
 	watcher *watch.Watcher // set while Serve runs
 
-	static staticSpace
-	vec    vectorState
+	emb *embedManager
 }
 
 // DefaultDataDir is $STRATA_HOME, else the OS user data folder (~/.local/share/strata on Linux).
@@ -138,10 +143,17 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 		db.Close()
 		return nil, errs.Wrap(errs.Validation, err, "invalid Ollama address: %v", err).WithHint("set OLLAMA_HOST to host:port")
 	}
-	static := staticSpace{embed.NewStatic()}
+	emb, err := newEmbedManager(cfg)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
 	in := &ingest.Ingester{DB: db, Specs: reg, Now: cfg.Now, MaxFileBytes: cfg.MaxFileBytes, ReadTimeout: cfg.ReadTimeout, Chat: chat,
-		Embedder: static}
-	e := &Engine{cfg: cfg, log: cfg.Logger, db: db, specs: reg, now: cfg.Now, ingest: in, chat: chat, static: static,
+		Embedder: emb.static}
+	if emb.sem != nil {
+		in.Reembedder = space{emb.sem}
+	}
+	e := &Engine{cfg: cfg, log: cfg.Logger, db: db, specs: reg, now: cfg.Now, ingest: in, chat: chat, emb: emb,
 		runner: &ingest.Runner{In: in, Workers: cfg.Workers, Lease: cfg.JobLease, Log: cfg.Logger}}
 	e.log.Info("engine open", "data", abs, "capabilities", len(reg.Capabilities), "entity_types", len(reg.EntityTypes))
 	return e, nil
@@ -149,6 +161,9 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 
 // Close releases the data folder.
 func (e *Engine) Close() error {
+	if e.emb.sem != nil {
+		_ = e.emb.sem.Close() // stops its worker; it cannot fail
+	}
 	if err := e.db.Close(); err != nil {
 		return fmt.Errorf("close engine: %w", err)
 	}

@@ -77,7 +77,7 @@ func (e *Engine) Search(ctx context.Context, r SearchRequest) (*SearchResponse, 
 		}
 	}
 	s := &search.Searcher{DB: e.db}
-	if v := e.vectors(); v != nil {
+	if v := e.vectors(ctx, q.Text); q.Mode != search.ModeKeyword && v != nil {
 		s.Vectors = v
 	}
 	resp, err := s.Search(ctx, q)

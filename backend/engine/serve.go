@@ -154,9 +154,10 @@ func (e *Engine) Serve(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	wg.Add(2)
+	wg.Add(3)
 	go func() { defer wg.Done(); _ = w.Run(ctx) }()
 	go func() { defer wg.Done(); _ = e.runner.Run(ctx) }()
+	go func() { defer wg.Done(); e.manageEmbeddings(ctx) }()
 
 	syncRoots := func() {
 		roots, err := store.WatchRoots(ctx, e.db.Reader())

@@ -3,39 +3,329 @@ package engine
 import (
 	"context"
 	"fmt"
+	"os"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/strata-app/strata/backend/embed"
+	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/search"
 	"github.com/strata-app/strata/backend/store"
 )
 
-// staticSpace adapts the static embedder to what ingest (chunks) and search (queries) need.
-type staticSpace struct{ s *embed.Static }
-
-func (a staticSpace) EmbedDocuments(ctx context.Context, texts []string) ([][]float32, error) {
-	return a.s.Embed(ctx, texts, embed.Document)
+// docEmbedder is the embedder of one space, shaped as ingest (chunks) and search (queries)
+// use it.
+type docEmbedder interface {
+	Embed(ctx context.Context, texts []string, p embed.Purpose) ([][]float32, error)
+	Info() embed.Info
 }
 
-func (a staticSpace) Space() string { return a.s.Info().Key }
+// space adapts an embedder to ingest.ChunkEmbedder and search.QueryEmbedder.
+type space struct{ e docEmbedder }
 
-func (a staticSpace) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
-	v, err := a.s.Embed(ctx, []string{text}, embed.Query)
+func (a space) EmbedDocuments(ctx context.Context, texts []string) ([][]float32, error) {
+	return a.e.Embed(ctx, texts, embed.Document)
+}
+
+func (a space) Space() string { return a.e.Info().Key }
+
+func (a space) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
+	v, err := a.e.Embed(ctx, []string{text}, embed.Query)
 	if err != nil {
 		return nil, err
 	}
 	return v[0], nil
 }
 
-// vectorState owns the in-memory index of the active space, built on first use, and a briefly
-// cached embedding status for search answers.
-type vectorState struct {
-	mu    sync.Mutex
-	index *search.Index
+// fixedQuery is a query vector computed before the search (so that a failure can fall back to
+// another space before the searcher picks its weights).
+type fixedQuery []float32
+
+func (f fixedQuery) EmbedQuery(context.Context, string) ([]float32, error) { return f, nil }
+
+// activeSpaceKey is the setting naming the semantic space that was complete once and has
+// answered queries since; every process on the folder reads it, so they agree.
+const activeSpaceKey = "embeddings.active_space"
+
+// embedManager chooses the embedder that actually answers: the semantic one (Ollama) when it
+// is reachable and its space has been built, else the static one, whose space is always
+// complete because analyze writes it with every chunk. Spaces are never mixed: each has its
+// own index, and a query vector of the wrong size is never searched.
+type embedManager struct {
+	static space
+	sem    *embed.Ollama // nil: only the static embedder is configured
+	every  time.Duration // re-probe interval
+
+	mu        sync.Mutex
+	probed    time.Time
+	reachable bool
+	why       string // why Ollama is not used, while it is not
+	chunksWM  int64  // newest chunk rowid for which missing embeds were queued
+	index     *search.Index
 
 	statusAt time.Time
 	status   *EmbeddingStatus
+}
+
+// newEmbedManager makes the configured embedders; it contacts nothing.
+func newEmbedManager(cfg Config) (*embedManager, error) {
+	m := &embedManager{static: space{embed.NewStatic()}, every: cfg.ProbeInterval}
+	if m.every <= 0 {
+		m.every = 15 * time.Second
+	}
+	provider := cfg.Embedder
+	if provider == "" {
+		provider = os.Getenv("STRATA_EMBEDDER")
+	}
+	switch provider {
+	case "", "ollama":
+	case "static":
+		return m, nil
+	default:
+		return nil, errs.New(errs.Validation, "embedder %q is not ollama or static", provider).WithHint("set STRATA_EMBEDDER to ollama or static")
+	}
+	model := cfg.EmbedModel
+	if model == "" {
+		model = os.Getenv("STRATA_EMBED_MODEL")
+	}
+	sem, err := embed.NewOllama(embed.OllamaOptions{Host: cfg.OllamaHost, Model: model, Logger: cfg.Logger})
+	if err != nil {
+		return nil, errs.Wrap(errs.Validation, err, "invalid Ollama address: %v", err).WithHint("set OLLAMA_HOST to host:port")
+	}
+	m.sem = sem
+	return m, nil
+}
+
+// semanticModel is the configured semantic model ("" when static only).
+func (m *embedManager) semanticModel() string {
+	if m.sem == nil {
+		return ""
+	}
+	return m.sem.Info().Model
+}
+
+// probe asks Ollama (at most 2 s) whether it is there with the model, and records the answer.
+func (e *Engine) probe(ctx context.Context) bool {
+	m := e.emb
+	if m.sem == nil {
+		return false
+	}
+	err := m.sem.Probe(ctx)
+	m.mu.Lock()
+	was := m.reachable
+	m.probed, m.reachable = time.Now(), err == nil
+	m.why = ""
+	if err != nil {
+		m.why = err.Error()
+	}
+	m.status = nil
+	m.mu.Unlock()
+	switch {
+	case err == nil && !was:
+		e.log.Info("semantic embedder available", "host", m.sem.Host(), "model", m.sem.Info().Model)
+	case err != nil && was:
+		e.log.Warn("semantic embedder gone: answering from the static space", "err", err)
+	}
+	return err == nil
+}
+
+// reachable is the last probe's answer, probing now if it is older than the interval (a
+// process without the background loop, such as a one-off `strata search`).
+func (e *Engine) reachable(ctx context.Context) bool {
+	m := e.emb
+	m.mu.Lock()
+	fresh, ok := time.Since(m.probed) < m.every, m.reachable
+	m.mu.Unlock()
+	if fresh {
+		return ok
+	}
+	return e.probe(ctx)
+}
+
+// markUnreachable records a failed call to Ollama between probes.
+func (e *Engine) markUnreachable(err error) {
+	m := e.emb
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.reachable {
+		e.log.Warn("semantic embedder failed: answering from the static space", "err", err)
+	}
+	m.reachable, m.why, m.probed, m.status = false, err.Error(), time.Now(), nil
+}
+
+// activeSemantic returns the semantic space that answers queries now, or "" for the static
+// one: the recorded complete space of the configured model, while Ollama is reachable.
+func (e *Engine) activeSemantic(ctx context.Context) (string, error) {
+	model := e.emb.semanticModel()
+	if model == "" {
+		return "", nil
+	}
+	key, err := store.Setting(ctx, e.db.Reader(), activeSpaceKey)
+	if err != nil {
+		return "", queryErr(err, "settings")
+	}
+	if !strings.HasPrefix(key, "ollama/"+model+"/") {
+		return "", nil // the configured model's space is not complete yet (or another model's is)
+	}
+	if !e.reachable(ctx) {
+		return "", nil
+	}
+	return key, nil
+}
+
+// semanticTarget is the space the semantic embedder is building: its key once Ollama has
+// answered in this process (and so told the real vector size), else the recorded space of the
+// model, else the expected one.
+func (e *Engine) semanticTarget(ctx context.Context) string {
+	info := e.emb.sem.Info()
+	if e.emb.sem.DimensionsKnown() {
+		return info.Key
+	}
+	if key, err := store.Setting(ctx, e.db.Reader(), activeSpaceKey); err == nil && strings.HasPrefix(key, "ollama/"+info.Model+"/") {
+		return key
+	}
+	return info.Key
+}
+
+// manageEmbeddings is the background half of the manager, run by Serve: it probes Ollama now
+// and every interval; while Ollama is there it queues embed jobs for chunks missing from the
+// semantic space and records the switch once the space is complete.
+func (e *Engine) manageEmbeddings(ctx context.Context) {
+	if e.emb.sem == nil {
+		return
+	}
+	tick := time.NewTicker(min(e.emb.every, time.Second))
+	defer tick.Stop()
+	for {
+		e.embedStep(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// embedStep is one turn of manageEmbeddings.
+func (e *Engine) embedStep(ctx context.Context) {
+	m := e.emb
+	m.mu.Lock()
+	due := time.Since(m.probed) >= m.every
+	m.mu.Unlock()
+	if due {
+		e.probe(ctx)
+	}
+	m.mu.Lock()
+	ok, wm := m.reachable, m.chunksWM
+	m.mu.Unlock()
+	if !ok {
+		m.mu.Lock()
+		m.chunksWM = 0 // queue again on return: jobs may have been skipped meanwhile
+		m.mu.Unlock()
+		return
+	}
+	var newest int64
+	if err := e.db.Reader().QueryRowContext(ctx, `SELECT coalesce(max(rowid), 0) FROM chunks`).Scan(&newest); err != nil {
+		e.log.Error("read chunks watermark", "err", err)
+		return
+	}
+	// New chunks, and at each probe anything still missing (a batch Ollama failed on).
+	if newest != wm || due {
+		n, err := e.ingest.EnqueueMissingEmbeds(ctx)
+		if err != nil {
+			e.log.Error("queue embed jobs", "err", err)
+			return
+		}
+		if n > 0 {
+			e.log.Info("building the semantic space", "documents", n)
+			e.runner.Wake()
+		}
+		m.mu.Lock()
+		m.chunksWM = newest
+		m.mu.Unlock()
+	}
+	if err := e.maybeSwitch(ctx); err != nil {
+		e.log.Error("switch vector space", "err", err)
+	}
+}
+
+// maybeSwitch records the semantic space as the one answering once every chunk has a vector
+// there. It stays recorded when chunks are added later: they are embedded in the background
+// and found by keyword meanwhile, rather than flipping every query back to the static space.
+func (e *Engine) maybeSwitch(ctx context.Context) error {
+	info := e.emb.sem.Info()
+	cur, err := store.Setting(ctx, e.db.Reader(), activeSpaceKey)
+	if err != nil || cur == info.Key {
+		return err
+	}
+	done, total, err := store.CountEmbeddings(ctx, e.db.Reader(), info.Key)
+	if err != nil || total == 0 || done < total {
+		return err
+	}
+	err = e.db.WriteTx(ctx, func(tx *store.Tx) error {
+		return store.SetSetting(ctx, tx, activeSpaceKey, info.Key)
+	})
+	if err != nil {
+		return err
+	}
+	e.emb.mu.Lock()
+	e.emb.status = nil
+	e.emb.mu.Unlock()
+	e.log.Info("semantic space complete: switched", "space", info.Key, "vectors", done)
+	return nil
+}
+
+// vectors is the vector half of one search: the active space's index (built from SQLite when
+// first needed, then tailed) with the query already embedded. When the semantic embedder fails
+// on the query, the static space answers instead. nil: no vector search is possible.
+func (e *Engine) vectors(ctx context.Context, query string) search.Vectors {
+	key, err := e.activeSemantic(ctx)
+	if err != nil {
+		e.log.Error("active vector space", "err", err)
+	}
+	if key != "" {
+		qctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		v, err := space{e.emb.sem}.EmbedQuery(qctx, query)
+		cancel()
+		switch {
+		case err != nil:
+			e.markUnreachable(err)
+		case !strings.HasSuffix(key, fmt.Sprintf("/%d", len(v))):
+			// The model under this name now gives another size: never search one space with
+			// another's vectors. The static space answers until the new one is built.
+			e.log.Warn("query vector size does not match the semantic space", "space", key, "dims", len(v))
+		default:
+			if ix, err := e.indexOf(ctx, key); err == nil {
+				return &search.Space{Index: ix, Embedder: fixedQuery(v), IsSemant: true}
+			} else {
+				e.log.Error("vector index", "space", key, "err", err)
+			}
+		}
+	}
+	ix, err := e.indexOf(ctx, e.emb.static.Space())
+	if err != nil {
+		e.log.Error("vector index", "err", err)
+		return nil
+	}
+	return &search.Space{Index: ix, Embedder: e.emb.static}
+}
+
+// indexOf returns the in-memory index of a space, building it from SQLite if the active space
+// changed. Only one index is held: the memory of a 100k-chunk space is not kept twice.
+func (e *Engine) indexOf(ctx context.Context, key string) (*search.Index, error) {
+	m := e.emb
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.index == nil || m.index.Space() != key {
+		m.index = nil
+		ix, err := search.OpenIndex(ctx, e.db, key)
+		if err != nil {
+			return nil, fmt.Errorf("build vector index: %w", err)
+		}
+		m.index = ix
+	}
+	return m.index, nil
 }
 
 // statusTTL is how long search answers reuse the embedding status: computing it counts every
@@ -44,50 +334,27 @@ const statusTTL = 2 * time.Second
 
 // cachedEmbeddingStatus is EmbeddingStatus, at most statusTTL old.
 func (e *Engine) cachedEmbeddingStatus(ctx context.Context) (*EmbeddingStatus, error) {
-	e.vec.mu.Lock()
-	if e.vec.status != nil && time.Since(e.vec.statusAt) < statusTTL {
-		st := *e.vec.status
-		e.vec.mu.Unlock()
+	m := e.emb
+	m.mu.Lock()
+	if m.status != nil && time.Since(m.statusAt) < statusTTL {
+		st := *m.status
+		m.mu.Unlock()
 		return &st, nil
 	}
-	e.vec.mu.Unlock()
+	m.mu.Unlock()
 	st, err := e.EmbeddingStatus(ctx)
 	if err != nil {
 		return nil, err
 	}
-	e.vec.mu.Lock()
-	e.vec.status, e.vec.statusAt = st, time.Now()
-	e.vec.mu.Unlock()
+	m.mu.Lock()
+	m.status, m.statusAt = st, time.Now()
+	m.mu.Unlock()
 	cp := *st
 	return &cp, nil
 }
 
-// vectors is the vector half of search: the static space's index (built from SQLite the first
-// time it is needed, then tailed), or nil if it cannot be built.
-func (e *Engine) vectors() search.Vectors {
-	ix, err := e.vectorIndex(context.Background())
-	if err != nil {
-		e.log.Error("vector index", "err", err)
-		return nil
-	}
-	return &search.Space{Index: ix, Embedder: e.static, IsSemant: false}
-}
-
-func (e *Engine) vectorIndex(ctx context.Context) (*search.Index, error) {
-	e.vec.mu.Lock()
-	defer e.vec.mu.Unlock()
-	if e.vec.index == nil {
-		ix, err := search.OpenIndex(ctx, e.db, e.static.Space())
-		if err != nil {
-			return nil, fmt.Errorf("build vector index: %w", err)
-		}
-		e.vec.index = ix
-	}
-	return e.vec.index, nil
-}
-
-// EmbeddingStatus is seed 004's block (names unchanged) plus re-embedding progress: what
-// embedder is configured, and what is actually answering.
+// EmbeddingStatus is seed 004's block (names unchanged) plus re-embedding progress and, while
+// the static space stands in, why and what to do about it.
 type EmbeddingStatus struct {
 	Provider         string  `json:"provider"`
 	Model            string  `json:"model"`
@@ -98,33 +365,68 @@ type EmbeddingStatus struct {
 	IsFallbackActive bool    `json:"is_fallback_active"`
 	SemanticQuality  string  `json:"semantic_quality"` // high | low
 	Reembed          Reembed `json:"reembed"`
+	// Space is the vector space answering queries (provider/model/dims).
+	Space string `json:"space"`
+	// FallbackReason and Hint say why the configured embedder is not answering and how to fix
+	// it (empty when it is).
+	FallbackReason string `json:"fallback_reason,omitempty"`
+	Hint           string `json:"hint,omitempty"`
 }
 
-// Reembed is how much of the active space is built: chunks with a vector / chunks.
+// Reembed is how far the configured space is built: chunks with a vector there / chunks.
 type Reembed struct {
 	Done  int `json:"done"`
 	Total int `json:"total"`
 }
 
-// configuredEmbedder is what Strata is set up to use when it can: Ollama's nomic-embed-text.
-const (
-	configuredProvider = "ollama"
-	configuredModel    = "nomic-embed-text"
-)
-
-// EmbeddingStatus reports the configured and the actual embedder and how complete the active
-// vector space is.
+// EmbeddingStatus reports the configured and the actual embedder and how complete the
+// configured space is.
 func (e *Engine) EmbeddingStatus(ctx context.Context) (*EmbeddingStatus, error) {
-	info := e.static.s.Info()
-	done, total, err := store.CountEmbeddings(ctx, e.db.Reader(), info.Key)
+	static := e.emb.static.e.Info()
+	st := &EmbeddingStatus{Provider: static.Provider, Model: static.Model, Status: "ready",
+		ActualProvider: static.Provider, ActualModel: static.Model, Dimensions: static.Dimensions, Space: static.Key,
+		SemanticQuality: "low"}
+	target := static.Key
+	if e.emb.sem != nil {
+		st.Provider, st.Model = "ollama", e.emb.semanticModel()
+		target = e.semanticTarget(ctx)
+		key, err := e.activeSemantic(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if key != "" {
+			st.ActualProvider, st.ActualModel, st.Space, st.SemanticQuality = "ollama", st.Model, key, "high"
+			fmt.Sscanf(key[strings.LastIndex(key, "/")+1:], "%d", &st.Dimensions)
+		} else {
+			st.IsFallbackActive = true
+			reachable := e.reachable(ctx) // probes if the last answer is stale: status tells the truth
+			e.emb.mu.Lock()
+			why := e.emb.why
+			e.emb.mu.Unlock()
+			switch {
+			case !reachable:
+				st.FallbackReason = why
+				st.Hint = fmt.Sprintf("start Ollama and run `ollama pull %s`; Strata switches to it by itself once its vectors are built", st.Model)
+			default:
+				st.FallbackReason = "the semantic space is being built"
+				st.Hint = "keyword and static vectors answer until every chunk has a semantic vector"
+			}
+		}
+	}
+	done, total, err := store.CountEmbeddings(ctx, e.db.Reader(), target)
 	if err != nil {
 		return nil, queryErr(err, "embeddings")
 	}
-	st := &EmbeddingStatus{Provider: configuredProvider, Model: configuredModel, Status: "ready",
-		ActualProvider: info.Provider, ActualModel: info.Model, Dimensions: info.Dimensions,
-		IsFallbackActive: true, SemanticQuality: "low", Reembed: Reembed{Done: min(done, total), Total: total}}
-	if done < total {
+	st.Reembed = Reembed{Done: min(done, total), Total: total}
+	if done < total && (e.emb.sem == nil || e.isReachable()) {
 		st.Status = "building"
 	}
 	return st, nil
+}
+
+// isReachable is the last probe's answer, without probing.
+func (e *Engine) isReachable() bool {
+	e.emb.mu.Lock()
+	defer e.emb.mu.Unlock()
+	return e.emb.reachable
 }

@@ -27,6 +27,9 @@ const (
 	PhaseRegister = "register"
 	PhaseAnalyze  = "analyze"
 	PhaseSemantic = "semantic"
+	// PhaseEmbed builds a document's vectors in the semantic space (Ollama) in the background;
+	// the static vectors are written with the chunks in analyze.
+	PhaseEmbed = "embed"
 )
 
 // fileInput is {file_path} for ingest. It has no client_request_id: registering a file is

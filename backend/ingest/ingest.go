@@ -113,6 +113,9 @@ type Ingester struct {
 	ReadTimeout  time.Duration // one file's reader; 0 = DefaultReadTimeout
 	Chat         ChatModel     // the semantic phase's model; nil: the phase is skipped
 	Embedder     ChunkEmbedder // vectors written with every chunk; nil: none
+	// Reembedder builds the semantic vector space in the background (embed jobs); nil: no
+	// semantic space is configured.
+	Reembedder ChunkEmbedder
 	// AllowPath, when set, vets a file_path from ingest before it is read (transports that take
 	// paths from remote callers restrict them to allowed roots).
 	AllowPath func(path string) error

@@ -153,15 +153,20 @@ func (r *Runner) runBatch(parent context.Context, jobs []store.Job, owner string
 	}()
 	var analyses []*Analysis
 	var semantics []*SemanticResult
+	var embeds []*EmbedResult
 	var writes []func(tx *store.Tx) error
 	var held []store.Job // jobs whose write is in this batch
 	for _, job := range jobs {
 		job.LeaseOwner = owner
 		res, err := r.handle(ctx, job)
 		var nm noModel
+		var ne noEmbedder
 		switch {
 		case errors.As(err, &nm):
 			writes = append(writes, r.In.skipSemantic(ctx, job, nm))
+			held = append(held, job)
+		case errors.As(err, &ne):
+			writes = append(writes, r.In.endJob(ctx, job, store.JobSkipped, ne.envelope()))
 			held = append(held, job)
 		case errors.Is(err, errSuperseded) || errors.Is(err, errNoHandler):
 			writes = append(writes, r.In.endJob(ctx, job, store.JobSkipped, supersededErr()))
@@ -174,6 +179,8 @@ func (r *Runner) runBatch(parent context.Context, jobs []store.Job, owner string
 				analyses = append(analyses, v)
 			case *SemanticResult:
 				semantics = append(semantics, v)
+			case *EmbedResult:
+				embeds = append(embeds, v)
 			}
 			held = append(held, job)
 		}
@@ -188,6 +195,11 @@ func (r *Runner) runBatch(parent context.Context, jobs []store.Job, owner string
 			for _, s := range semantics {
 				if err := r.In.WriteSemantic(ctx, tx, s); err != nil {
 					return fmt.Errorf("job %d: %w", s.Job.JobID, err)
+				}
+			}
+			for _, em := range embeds {
+				if err := r.In.WriteEmbed(ctx, tx, em); err != nil {
+					return fmt.Errorf("job %d: %w", em.Job.JobID, err)
 				}
 			}
 			return r.In.WriteAnalyses(ctx, tx, analyses)
@@ -218,6 +230,8 @@ func (r *Runner) handle(ctx context.Context, job store.Job) (res any, err error)
 		return r.In.Analyze(ctx, job)
 	case PhaseSemantic:
 		return r.In.Semantic(ctx, job)
+	case PhaseEmbed:
+		return r.In.Reembed(ctx, job)
 	default:
 		return nil, errNoHandler
 	}

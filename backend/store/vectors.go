@@ -135,3 +135,58 @@ func ChunkRowIDs(ctx context.Context, q Q, chunkIDs []string) (map[string]int64,
 	})
 	return out, err
 }
+
+// ChunkText is a chunk's rowid and the text its vector is computed from.
+type ChunkText struct {
+	RowID   int64
+	Heading string
+	Text    string
+}
+
+// ChunksWithoutVector lists a document's chunks that have no vector in space, in order.
+func ChunksWithoutVector(ctx context.Context, q Q, documentID, space string) ([]ChunkText, error) {
+	rows, err := q.QueryContext(ctx, `SELECT c.rowid, c.heading, c.text FROM chunks c
+		WHERE c.document_id = ? AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.space = ? AND e.chunk_rowid = c.rowid)
+		ORDER BY c.ordinal`, documentID, space)
+	if err != nil {
+		return nil, fmt.Errorf("chunks without vectors: %w", err)
+	}
+	defer rows.Close()
+	var out []ChunkText
+	for rows.Next() {
+		var c ChunkText
+		if err := rows.Scan(&c.RowID, &c.Heading, &c.Text); err != nil {
+			return nil, fmt.Errorf("chunks without vectors: %w", err)
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// DocumentVersion names a document and its current payload.
+type DocumentVersion struct {
+	DocumentID string
+	PayloadID  string
+}
+
+// DocumentsWithoutVectors lists live documents with at least one chunk lacking a vector in
+// space, by document ID.
+func DocumentsWithoutVectors(ctx context.Context, q Q, space string) ([]DocumentVersion, error) {
+	rows, err := q.QueryContext(ctx, `SELECT d.document_id, coalesce(d.payload_id, '') FROM documents d
+		WHERE d.status NOT IN ('removed', 'failed') AND EXISTS (SELECT 1 FROM chunks c WHERE c.document_id = d.document_id
+			AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.space = ? AND e.chunk_rowid = c.rowid))
+		ORDER BY d.document_id`, space)
+	if err != nil {
+		return nil, fmt.Errorf("documents without vectors: %w", err)
+	}
+	defer rows.Close()
+	var out []DocumentVersion
+	for rows.Next() {
+		var d DocumentVersion
+		if err := rows.Scan(&d.DocumentID, &d.PayloadID); err != nil {
+			return nil, fmt.Errorf("documents without vectors: %w", err)
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
