@@ -267,7 +267,10 @@ func statusCmd(g *globals) *cobra.Command {
 						if em.IsFallbackActive {
 							fmt.Fprint(w, " — fallback: keyword-heavy search")
 						}
-						fmt.Fprintf(w, "\nvectors        %d/%d chunks (%s)\n", em.Reembed.Done, em.Reembed.Total, em.Status)
+						fmt.Fprintf(w, "\nvectors        %d/%d chunks in %s/%s (%s)\n", em.Reembed.Done, em.Reembed.Total, em.Provider, em.Model, em.Status)
+						if em.FallbackReason != "" {
+							fmt.Fprintf(w, "               why: %s\n               %s\n", em.FallbackReason, em.Hint)
+						}
 					}
 					fmt.Fprintf(w, "jobs           %s\n", countsLine(s.Jobs))
 					fmt.Fprintf(w, "watched        %d folder(s)\n", len(s.WatchRoots))

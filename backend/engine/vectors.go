@@ -2,10 +2,12 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/strata-app/strata/backend/embed"
@@ -116,7 +118,13 @@ func (e *Engine) probe(ctx context.Context) bool {
 	was := m.reachable
 	m.probed, m.reachable = time.Now(), err == nil
 	m.why = ""
-	if err != nil {
+	switch {
+	case err == nil:
+	case errors.Is(err, embed.ErrModelNotFound):
+		m.why = fmt.Sprintf("Ollama at %s does not have the model %s", m.sem.Host(), m.sem.Info().Model)
+	case errors.Is(err, syscall.ECONNREFUSED):
+		m.why = fmt.Sprintf("Ollama is not running at %s", m.sem.Host())
+	default:
 		m.why = err.Error()
 	}
 	m.status = nil
