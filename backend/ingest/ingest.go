@@ -104,6 +104,19 @@ type EntityRef struct {
 	Name       string `json:"name"`
 }
 
+// PathCheck vets a file path from a remote caller and returns the path to read (cleaned, with
+// symlinks resolved), or an error envelope.
+type PathCheck func(ctx context.Context, path string) (string, error)
+
+type pathCheckKey struct{}
+
+// WithPathCheck marks ctx as a remote caller's: a file_path ingested under it is vetted by check
+// before anything is read. It travels in the context because the same Ingester serves local
+// callers (CLI, desktop), whose paths are theirs to choose, and remote ones (MCP).
+func WithPathCheck(ctx context.Context, check PathCheck) context.Context {
+	return context.WithValue(ctx, pathCheckKey{}, check)
+}
+
 // Ingester writes plans into the store.
 type Ingester struct {
 	DB           *store.DB
@@ -116,9 +129,6 @@ type Ingester struct {
 	// Reembedder builds the semantic vector space in the background (embed jobs); nil: no
 	// semantic space is configured.
 	Reembedder ChunkEmbedder
-	// AllowPath, when set, vets a file_path from ingest before it is read (transports that take
-	// paths from remote callers restrict them to allowed roots).
-	AllowPath func(path string) error
 }
 
 // Ingest classifies data, builds its plan and applies it.
@@ -146,10 +156,12 @@ func (in *Ingester) Ingest(ctx context.Context, kind string, data json.RawMessag
 		if strings.TrimSpace(fi.FilePath) == "" {
 			return nil, errs.New(errs.Validation, "file_path is empty").With("field", "file_path")
 		}
-		if in.AllowPath != nil {
-			if err := in.AllowPath(fi.FilePath); err != nil {
+		if check, ok := ctx.Value(pathCheckKey{}).(PathCheck); ok {
+			real, err := check(ctx, fi.FilePath)
+			if err != nil {
 				return nil, err
 			}
+			fi.FilePath = real
 		}
 		return in.RegisterFile(ctx, fi.FilePath, map[string]any{"source": fi.Source, "agent_id": fi.AgentID})
 	}

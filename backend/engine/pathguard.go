@@ -1,0 +1,191 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/strata-app/strata/backend/errs"
+	"github.com/strata-app/strata/backend/ingest"
+	"github.com/strata-app/strata/backend/store"
+)
+
+// ForbiddenPath is the code for a path a remote caller may not have Strata read.
+const ForbiddenPath = "FORBIDDEN_PATH"
+
+// allowedRootsKey is the setting listing folders remote callers may read besides the watched
+// folders (JSON array of absolute paths).
+const allowedRootsKey = "mcp.allowed_roots"
+
+// secretDirs are folders whose files are never read for a remote caller, wherever they are.
+var secretDirs = map[string]bool{".ssh": true, ".gnupg": true, ".aws": true, ".kube": true, ".docker": true,
+	".password-store": true, ".azure": true, "gcloud": true, ".terraform.d": true, "keyrings": true}
+
+// secretFile reports whether a file name looks like a credential: keys, certificates with
+// keys, dotenv files, netrc and friends.
+func secretFile(name string) bool {
+	n := strings.ToLower(name)
+	switch n {
+	case ".env", ".netrc", ".pgpass", ".npmrc", ".pypirc", ".git-credentials", "credentials", "credentials.json",
+		"known_hosts", "authorized_keys", ".htpasswd":
+		return true
+	}
+	if strings.HasPrefix(n, ".env.") || strings.HasPrefix(n, "id_") {
+		return true
+	}
+	for _, ext := range []string{".pem", ".key", ".p12", ".pfx", ".jks", ".kdbx", ".keystore", ".asc", ".gpg"} {
+		if strings.HasSuffix(n, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// IngestRemote is Ingest for a remote caller (MCP): a file_path is read only if
+// CheckRemotePath allows it.
+func (e *Engine) IngestRemote(ctx context.Context, kind string, data json.RawMessage) (*IngestResult, error) {
+	return e.Ingest(ingest.WithPathCheck(ctx, e.CheckRemotePath), kind, data)
+}
+
+// CheckRemotePath is the rule for file paths that arrive from a remote caller (MCP): the
+// path is cleaned and its symlinks resolved, then it must lie inside a watched folder or an
+// allowed root, outside Strata's data folder, and must not look like a secret. Anything else is
+// FORBIDDEN_PATH, with a hint saying how to allow a folder.
+func (e *Engine) CheckRemotePath(ctx context.Context, path string) (string, error) {
+	forbid := func(why string) (string, error) {
+		return "", errs.New(ForbiddenPath, "%s: %s", path, why).With("path", path).
+			WithHint("only files inside watched folders or allowed roots can be read over MCP; add one with `strata watch add DIR` or `strata mcp roots add DIR`")
+	}
+	if path == "" || !filepath.IsAbs(path) {
+		return forbid("the path must be absolute")
+	}
+	real, err := resolve(filepath.Clean(path))
+	if err != nil {
+		return forbid("it cannot be resolved")
+	}
+	data, _ := resolve(e.cfg.DataDir)
+	if real == data || within(real, data) {
+		return forbid("it is inside Strata's data folder")
+	}
+	for _, part := range strings.Split(real, string(filepath.Separator)) {
+		if secretDirs[part] {
+			return forbid("it is inside a folder that holds secrets (" + part + ")")
+		}
+	}
+	if secretFile(filepath.Base(real)) {
+		return forbid("it looks like a secret (key, certificate or credentials)")
+	}
+	roots, err := e.remoteRoots(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, r := range roots {
+		if rr, err := resolve(r); err == nil && (real == rr || within(real, rr)) {
+			return real, nil
+		}
+	}
+	return forbid("it is outside the watched folders and allowed roots")
+}
+
+// resolve returns the absolute path with every symlink resolved. For a path that does not
+// exist yet, the existing part is resolved and the rest appended, so "a/link/../x" cannot
+// slip out through a link.
+func resolve(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err == nil {
+		return real, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	dir, base := filepath.Split(abs)
+	if dir == abs || base == "" {
+		return abs, nil
+	}
+	parent, err := resolve(filepath.Clean(dir))
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(parent, base), nil
+}
+
+// remoteRoots are the watched folders and the allowed roots.
+func (e *Engine) remoteRoots(ctx context.Context) ([]string, error) {
+	roots, err := store.WatchRoots(ctx, e.db.Reader())
+	if err != nil {
+		return nil, queryErr(err, "watched folders")
+	}
+	extra, err := e.AllowedRoots(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return append(roots, extra...), nil
+}
+
+// AllowedRoots lists the folders remote callers may read besides the watched folders.
+func (e *Engine) AllowedRoots(ctx context.Context) ([]string, error) {
+	v, err := store.Setting(ctx, e.db.Reader(), allowedRootsKey)
+	if err != nil {
+		return nil, queryErr(err, "settings")
+	}
+	roots := []string{}
+	if v != "" {
+		if err := json.Unmarshal([]byte(v), &roots); err != nil {
+			return nil, errs.Wrap(errs.DBQueryFailed, err, "the allowed roots setting is damaged").WithHint("set them again with `strata mcp roots add DIR`")
+		}
+	}
+	return roots, nil
+}
+
+// SetAllowedRoot adds (or, with remove, removes) a folder remote callers may read.
+func (e *Engine) SetAllowedRoot(ctx context.Context, dir string, remove bool) ([]string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, errs.New(errs.Validation, "cannot resolve %q", dir)
+	}
+	if !remove {
+		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+			return nil, errs.New(errs.Validation, "%s is not a folder", abs).With("path", abs)
+		}
+	}
+	roots, err := e.AllowedRoots(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	found := false
+	for _, r := range roots {
+		if r == abs {
+			found = true
+			if remove {
+				continue
+			}
+		}
+		out = append(out, r)
+	}
+	switch {
+	case remove && !found:
+		return nil, errs.New(errs.Validation, "%s is not an allowed root", abs).WithHint("list them with `strata mcp roots`")
+	case !remove && !found:
+		out = append(out, abs)
+	}
+	sort.Strings(out)
+	b, _ := json.Marshal(out) // a []string always marshals
+	err = e.db.WriteTx(ctx, func(tx *store.Tx) error { return store.SetSetting(ctx, tx, allowedRootsKey, string(b)) })
+	if err != nil {
+		return nil, errs.Wrap(errs.DBInsertFailed, err, "could not save the allowed roots")
+	}
+	if out == nil {
+		out = []string{}
+	}
+	return out, nil
+}
