@@ -112,7 +112,7 @@ Run with no command to open the desktop window (in builds that have one).`,
 	root.PersistentFlags().BoolVarP(&g.verbose, "verbose", "v", false, "log to stderr")
 	root.PersistentFlags().IntVar(&g.maxMB, "max-file-mb", 200, "largest file to read, in MB")
 	root.AddCommand(ingestCmd(g), entityCmd(g), relCmd(g), statusCmd(g), versionCmd(g),
-		documentsCmd(g), documentCmd(g), retryCmd(g), watchCmd(g), serveCmd(g), searchCmd(g))
+		documentsCmd(g), documentCmd(g), retryCmd(g), watchCmd(g), serveCmd(g), searchCmd(g), mcpCmd(g))
 	return root
 }
 
@@ -127,17 +127,22 @@ func (g *globals) dataDir() (string, error) {
 	return d, nil
 }
 
+// logger writes warnings (everything with -v) to stderr.
+func (g *globals) logger() *slog.Logger {
+	level := slog.LevelWarn
+	if g.verbose {
+		level = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(g.io.Err, &slog.HandlerOptions{Level: level}))
+}
+
 // open opens the engine for one command; the caller closes it.
 func (g *globals) open(ctx context.Context) (*engine.Engine, error) {
 	dir, err := g.dataDir()
 	if err != nil {
 		return nil, err
 	}
-	level := slog.LevelWarn
-	if g.verbose {
-		level = slog.LevelDebug
-	}
-	log := slog.New(slog.NewTextHandler(g.io.Err, &slog.HandlerOptions{Level: level}))
+	log := g.logger()
 	if g.maxMB <= 0 {
 		return nil, usageError{fmt.Errorf("--max-file-mb must be positive")}
 	}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/strata-app/strata/backend/engine"
 	"github.com/strata-app/strata/backend/errs"
+	"github.com/strata-app/strata/backend/httpapi"
+	"github.com/strata-app/strata/backend/mcpserver"
 	"github.com/strata-app/strata/backend/store"
 )
 
@@ -326,9 +328,11 @@ func watchCmd(g *globals) *cobra.Command {
 }
 
 func serveCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var addr string
+	var noMCP bool
+	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Run headless: watch folders and process jobs until interrupted",
+		Short: "Run headless: watch folders, process jobs and serve MCP over loopback HTTP until interrupted",
 		Args:  exactArgs(0, "no arguments"),
 		RunE: func(c *cobra.Command, _ []string) error {
 			ctx := c.Context()
@@ -339,9 +343,35 @@ func serveCmd(g *globals) *cobra.Command {
 			defer e.Close()
 			roots, _ := e.WatchRoots(ctx)
 			fmt.Fprintf(g.io.Err, "strata serve: data %s, watching %d folder(s); Ctrl-C to stop\n", e.DataDir(), len(roots))
+			if !noMCP {
+				hs, err := g.listenMCP(e, addr)
+				switch {
+				case err != nil && errs.CodeOf(err) == "ADDRESS_IN_USE":
+					fmt.Fprintf(g.io.Err, "strata serve: MCP over HTTP not started: %v\n", errs.As(err).Message)
+				case err != nil:
+					return err
+				default:
+					defer hs.Close()
+					fmt.Fprintf(g.io.Err, "strata serve: MCP at %s (bearer token: `strata mcp config --http --client cursor` shows it)\n", hs.URL())
+				}
+			}
+			go func() { _ = e.Warm(ctx) }()
 			err = e.Serve(ctx)
 			fmt.Fprintln(g.io.Err, "strata serve: stopped")
 			return err
 		},
 	}
+	cmd.Flags().StringVar(&addr, "mcp-addr", httpapi.DefaultAddr, "loopback address of the MCP HTTP endpoint (port 0: any free port)")
+	cmd.Flags().BoolVar(&noMCP, "no-mcp", false, "do not serve MCP over HTTP")
+	return cmd
+}
+
+// listenMCP starts the MCP endpoint over HTTP for e on a loopback address.
+func (g *globals) listenMCP(e *engine.Engine, addr string) (*httpapi.Server, error) {
+	tok, err := httpapi.LoadOrCreateToken(e.DataDir())
+	if err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "%v", err)
+	}
+	log := g.logger()
+	return httpapi.Listen(mcpserver.New(e, mcpserver.Options{Logger: log}), httpapi.Options{Addr: addr, Token: tok, Logger: log, DataDir: e.DataDir()})
 }

@@ -438,3 +438,18 @@ func (e *Engine) isReachable() bool {
 	defer e.emb.mu.Unlock()
 	return e.emb.reachable
 }
+
+// Warm probes the semantic embedder and builds the active space's vector index now, so that
+// the first search does not pay for them. Long-running transports call it in the background
+// after they are ready to answer (an MCP handshake never waits for it).
+func (e *Engine) Warm(ctx context.Context) error {
+	key, err := e.activeSemantic(ctx)
+	if err != nil {
+		return err
+	}
+	if key == "" {
+		key = e.emb.static.Space()
+	}
+	_, err = e.indexOf(ctx, key)
+	return err
+}

@@ -1,0 +1,102 @@
+package mcpserver
+
+// Tool descriptions and input schemas. They are the whole contract an agent sees, so they say
+// what each tool is for, when to use it, and what every field means; tools_list.golden.json
+// pins them so that any change to the surface is deliberate.
+//
+// The polymorphic tools (entity, relationships) take a flat object with an `action` enum rather
+// than a top-level oneOf: several clients (Anthropic's API among them) reject oneOf/anyOf at
+// the top of a tool's input schema. Which fields each action needs is stated in the
+// descriptions and enforced by the handlers, which name the missing field.
+
+const ingestDesc = `Store something in Strata (the only write tool). Pass one JSON object as data:
+- {"text": "...", "title"?, "tags"?: [...]} stores a note or any text; it is chunked and searchable at once.
+- {"file_path": "/abs/path"} reads a file (PDF, DOCX, Markdown, HTML, text, CSV, JSON, code) inside a watched folder or allowed root; it is registered at once and analysed in the background (poll index_status or search later).
+- {"capability_id": "strata:store_invoice:v1", "body": {...}, "provenance": {...}} submits a structured payload (invoice, transaction, receipt, contract, note, meeting); its entities, observations and relationships are derived by the capability's spec.
+Resubmitting identical content returns the same IDs with created=false. The result lists payload, entity and relationship IDs and, for files, the document ID and per-phase status.`
+
+const ingestSchema = `{
+  "type": "object",
+  "properties": {
+    "data": {"type": "object", "description": "The object to store: {text, ...}, {file_path}, {capability_id, body, provenance}, or JSON matching a registered capability."},
+    "input_kind": {"type": "string", "description": "Optional: force the route instead of letting Strata classify data: auto, content, extract-file, payload, or a capability ID such as strata:store_invoice:v1."}
+  },
+  "required": ["data"],
+  "additionalProperties": false
+}`
+
+const searchDesc = `Search everything Strata holds (documents, notes, files) and get cited passages: each result has document_id, path, title, chunk_id, a snippet with the matched terms marked «like this», line_start/line_end, page and heading, the fused score and which modes found it (keyword, vector) with their scores.
+The answer's "embedder" block says which embedder really answered: when is_fallback_active is true (static hash vectors, semantic_quality "low"), prefer specific keywords and names from the documents; when semantic_quality is "high" (Ollama), natural-language questions work well.
+Read a whole document with the resource strata://documents/{document_id}.`
+
+const searchSchema = `{
+  "type": "object",
+  "properties": {
+    "query": {"type": "string", "minLength": 1, "description": "What to look for. Words are matched with stemming; \"quoted words\" stay a phrase."},
+    "mode": {"type": "string", "enum": ["hybrid", "keyword", "semantic"], "description": "hybrid (default) fuses keyword (BM25) and vector search; keyword or semantic use one half."},
+    "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Results to return (default 10)."},
+    "filters": {
+      "type": "object",
+      "description": "Narrow the search to some documents.",
+      "properties": {
+        "type": {"type": "string", "description": "Document type found in analysis: invoice, contract, meeting-notes, receipt, ..."},
+        "path": {"type": "string", "description": "Path prefix of the files to search."},
+        "tag": {"type": "string", "description": "A tag (front matter or #hashtag)."},
+        "mime": {"type": "string", "description": "MIME type, e.g. application/pdf."},
+        "from": {"type": "string", "format": "date", "description": "Modified on or after (YYYY-MM-DD)."},
+        "to": {"type": "string", "format": "date", "description": "Modified on or before (YYYY-MM-DD)."},
+        "per_document": {"type": "boolean", "description": "At most one result per document."}
+      },
+      "additionalProperties": false
+    }
+  },
+  "required": ["query"],
+  "additionalProperties": false
+}`
+
+const entityDesc = `Read entities (people, companies, invoices, documents, concepts, ...) and why Strata believes what it does. Choose an action:
+- get: the entity's current snapshot (entity_id; optional at = RFC 3339 time or YYYY-MM-DD for the snapshot as it was then).
+- observations: the observations behind it, newest first (entity_id; limit, offset).
+- provenance: where one field's value came from: observation, payload, source document and line, and the competing values (entity_id, field).
+- list: find entities (optional type, query matching name or alias; limit, offset).`
+
+const entitySchema = `{
+  "type": "object",
+  "properties": {
+    "action": {"type": "string", "enum": ["get", "observations", "provenance", "list"], "description": "What to do; see the tool description for the fields each action uses."},
+    "entity_id": {"type": "string", "description": "ent_... ID (get, observations, provenance)."},
+    "at": {"type": "string", "description": "get only: snapshot at this time (RFC 3339 or YYYY-MM-DD)."},
+    "field": {"type": "string", "description": "provenance only: the snapshot field."},
+    "type": {"type": "string", "description": "list only: entity type, e.g. person, company, invoice."},
+    "query": {"type": "string", "description": "list only: text matched against names and aliases."},
+    "limit": {"type": "integer", "minimum": 1, "maximum": 1000, "description": "Page size (default 100)."},
+    "offset": {"type": "integer", "minimum": 0, "description": "Items to skip."}
+  },
+  "required": ["action"],
+  "additionalProperties": false
+}`
+
+const relationshipsDesc = `Typed links between entities. Choose an action:
+- create: link two entities (relationship_type: CORRECTS, DEPENDS_ON, DUPLICATE_OF, PART_OF, REFERS_TO, SETTLES or SUPERSEDES; source_entity_id; target_entity_id; optional metadata object). The same link twice returns the stored one with created=false; a cycle in PART_OF, DEPENDS_ON or SUPERSEDES is refused (CYCLE_DETECTED).
+- list: an entity's links (entity_id; optional direction inbound|outbound|both, relationship_type, limit, offset).`
+
+const relationshipsSchema = `{
+  "type": "object",
+  "properties": {
+    "action": {"type": "string", "enum": ["create", "list"], "description": "What to do; see the tool description for the fields each action uses."},
+    "relationship_type": {"type": "string", "enum": ["CORRECTS", "DEPENDS_ON", "DUPLICATE_OF", "PART_OF", "REFERS_TO", "SETTLES", "SUPERSEDES"], "description": "create: the link's type; list: only links of this type."},
+    "source_entity_id": {"type": "string", "description": "create only: ent_... the link starts from."},
+    "target_entity_id": {"type": "string", "description": "create only: ent_... the link points to."},
+    "metadata": {"type": "object", "description": "create only: extra facts about the link."},
+    "entity_id": {"type": "string", "description": "list only: the entity whose links to list."},
+    "direction": {"type": "string", "enum": ["inbound", "outbound", "both"], "description": "list only (default both)."},
+    "limit": {"type": "integer", "minimum": 1, "maximum": 1000, "description": "Page size (default 100)."},
+    "offset": {"type": "integer", "minimum": 0, "description": "Items to skip."}
+  },
+  "required": ["action"],
+  "additionalProperties": false
+}`
+
+const indexStatusDesc = `What Strata holds and how it is answering, exactly as ` + "`strata status --json`" + `: counts of documents (by status), chunks, entities, observations and relationships; jobs by state; watched folders; and the "embeddings" block: configured provider/model, actual_provider/actual_model/dimensions, is_fallback_active, semantic_quality (high|low), status (ready|building) and reembed progress (done/total). Call it before searching to choose how to phrase queries, and after ingesting files to see whether analysis has finished.`
+
+const indexStatusSchema = `{"type": "object", "properties": {}, "additionalProperties": false}`

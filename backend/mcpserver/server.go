@@ -1,0 +1,391 @@
+// Package mcpserver serves the engine to AI tools over MCP (github.com/mark3labs/mcp-go): five
+// tools (ingest, search, entity, relationships, index_status) and two resource templates
+// (documents, entities). It holds no logic of its own: every handler decodes its arguments,
+// calls one engine method and renders the answer (DESIGN.md invariant 2). Transports (stdio
+// here, streamable HTTP in httpapi) wrap the *server.MCPServer that New returns.
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"golang.org/x/time/rate"
+
+	"github.com/strata-app/strata/backend/engine"
+	"github.com/strata-app/strata/backend/errs"
+)
+
+// RateLimitExceeded is the code of a call refused by a tool's rate limit.
+const RateLimitExceeded = "RATE_LIMIT_EXCEEDED"
+
+// Limit is a token bucket: Rate calls per second on average, bursts of Burst.
+type Limit struct {
+	Rate  float64
+	Burst int
+}
+
+// DefaultLimits bound each tool per server (one per stdio process; one shared by all HTTP
+// sessions). They are far above what an agent needs and far below what would starve the
+// desktop app of the database: a runaway loop is told to slow down instead.
+var DefaultLimits = map[string]Limit{
+	"ingest":        {Rate: 50, Burst: 100},
+	"search":        {Rate: 200, Burst: 400},
+	"entity":        {Rate: 500, Burst: 1000},
+	"relationships": {Rate: 200, Burst: 400},
+	"index_status":  {Rate: 100, Burst: 200},
+}
+
+// Options configures a server.
+type Options struct {
+	Logger *slog.Logger
+	// Limits overrides DefaultLimits per tool (tests use tiny ones).
+	Limits map[string]Limit
+}
+
+// New builds the MCP server over e.
+func New(e *engine.Engine, opts Options) *server.MCPServer {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	h := &handlers{e: e, log: log, limits: map[string]*rate.Limiter{}}
+	for name, l := range DefaultLimits {
+		if o, ok := opts.Limits[name]; ok {
+			l = o
+		}
+		h.limits[name] = rate.NewLimiter(rate.Limit(l.Rate), l.Burst)
+	}
+	s := server.NewMCPServer("strata", engine.Version,
+		server.WithToolCapabilities(false),
+		server.WithResourceCapabilities(false, false),
+		server.WithInstructions(instructions),
+		server.WithToolHandlerMiddleware(h.guard),
+	)
+	tool := func(name, desc, schema string, ro bool, fn server.ToolHandlerFunc) {
+		t := mcp.NewToolWithRawSchema(name, desc, json.RawMessage(schema))
+		t.Annotations.ReadOnlyHint = &ro
+		destructive := false
+		t.Annotations.DestructiveHint = &destructive
+		s.AddTool(t, fn)
+	}
+	tool("ingest", ingestDesc, ingestSchema, false, h.ingest)
+	tool("search", searchDesc, searchSchema, true, h.search)
+	tool("entity", entityDesc, entitySchema, true, h.entity)
+	tool("relationships", relationshipsDesc, relationshipsSchema, false, h.relationships)
+	tool("index_status", indexStatusDesc, indexStatusSchema, true, h.indexStatus)
+	s.AddResourceTemplate(mcp.NewResourceTemplate("strata://documents/{id}", "document",
+		mcp.WithTemplateDescription("A document's extracted text, chunk by chunk, with line numbers (the lines search results cite)."),
+		mcp.WithTemplateMIMEType("text/plain")), h.document)
+	s.AddResourceTemplate(mcp.NewResourceTemplate("strata://entities/{id}", "entity",
+		mcp.WithTemplateDescription("An entity's snapshot with each field's provenance (observation, payload, document)."),
+		mcp.WithTemplateMIMEType("application/json")), h.entityResource)
+	return s
+}
+
+const instructions = `Strata is the user's local knowledge store: documents, notes and files they added, with entities and relationships extracted from them. Use search to find passages (cite path:line), entity to read what is known and why (provenance), ingest to store new notes or files, and index_status to see what is there and which embedder answers searches.`
+
+type handlers struct {
+	e      *engine.Engine
+	log    *slog.Logger
+	mu     sync.Mutex
+	limits map[string]*rate.Limiter
+}
+
+// guard wraps every tool: rate limit, then the handler, with a panic turned into an
+// INTERNAL_ERROR envelope instead of a dead session.
+func (h *handlers) guard(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		name := req.Params.Name
+		if l := h.limits[name]; l != nil {
+			r := l.Reserve()
+			if d := r.Delay(); d > 0 {
+				r.Cancel()
+				retry := max(1, int(d.Seconds()+0.999))
+				return failure(errs.New(RateLimitExceeded, "too many %s calls", name).With("retry_after_seconds", retry).
+					WithHint("wait %d s before calling %s again", retry, name)), nil
+			}
+		}
+		defer func() {
+			if p := recover(); p != nil {
+				h.log.Error("tool panicked", "tool", name, "panic", p, "stack", string(debug.Stack()))
+				res, err = failure(errs.New(errs.Internal, "the %s tool failed unexpectedly", name).WithHint("this is a bug worth reporting; other tools still work")), nil
+			}
+		}()
+		start := time.Now()
+		res, err = next(ctx, req)
+		h.log.Debug("tool", "name", name, "ms", time.Since(start).Milliseconds(), "error", res != nil && res.IsError)
+		return res, err
+	}
+}
+
+// failure is a tool error whose text is the seed's envelope {"error": {code, message, details}}
+// (with hint); the structured content carries the same object.
+func failure(err error) *mcp.CallToolResult {
+	env := errs.EnvelopeJSON(err)
+	var v any
+	_ = json.Unmarshal(env, &v) // our own JSON
+	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(string(env))}, StructuredContent: v, IsError: true}
+}
+
+// success renders a result as structured content plus a JSON text rendering (clients that do
+// not read structured content see the same data).
+func success(v any) *mcp.CallToolResult {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return failure(errs.Wrap(errs.Internal, err, "could not encode the result"))
+	}
+	var sc any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	_ = dec.Decode(&sc) // just encoded
+	return mcp.NewToolResultStructured(sc, string(b))
+}
+
+// answer turns an engine call's result into a tool result.
+func answer(v any, err error) (*mcp.CallToolResult, error) {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return failure(errs.Wrap("CANCELLED", err, "the call was cancelled before it finished").WithHint("nothing was half-written; call again")), nil
+	}
+	if err != nil {
+		return failure(err), nil
+	}
+	return success(v), nil
+}
+
+// decode reads the arguments strictly into v: an unknown field or a wrong type is a
+// VALIDATION_ERROR naming it, never a protocol error.
+func decode(req mcp.CallToolRequest, v any) error {
+	raw, err := json.Marshal(req.GetRawArguments())
+	if err != nil {
+		return errs.New(errs.Validation, "arguments are not JSON")
+	}
+	if string(raw) == "null" {
+		raw = []byte("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		ee := errs.New(errs.Validation, "invalid arguments: %s", strings.TrimPrefix(err.Error(), "json: "))
+		var te *json.UnmarshalTypeError
+		if asType(err, &te) {
+			ee.With("field", te.Field)
+		} else if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			ee.With("field", strings.Trim(f, `"`))
+		}
+		return ee.WithHint("see the tool's input schema")
+	}
+	return nil
+}
+
+func asType(err error, te **json.UnmarshalTypeError) bool {
+	t, ok := err.(*json.UnmarshalTypeError)
+	if ok {
+		*te = t
+	}
+	return ok
+}
+
+func need(field, value, action string) error {
+	if strings.TrimSpace(value) == "" {
+		return errs.New(errs.Validation, "%s is required for action %s", field, action).With("field", field)
+	}
+	return nil
+}
+
+func (h *handlers) ingest(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var a struct {
+		Data      json.RawMessage `json:"data"`
+		InputKind string          `json:"input_kind"`
+	}
+	if err := decode(req, &a); err != nil {
+		return failure(err), nil
+	}
+	if len(a.Data) == 0 || string(a.Data) == "null" {
+		return failure(errs.New(errs.Validation, "data is required").With("field", "data").WithHint("pass one JSON object, e.g. {\"text\": \"...\"}")), nil
+	}
+	return answer(h.e.IngestRemote(ctx, a.InputKind, a.Data))
+}
+
+func (h *handlers) search(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var a struct {
+		Query   string `json:"query"`
+		Mode    string `json:"mode"`
+		Limit   int    `json:"limit"`
+		Filters struct {
+			Type        string `json:"type"`
+			Path        string `json:"path"`
+			Tag         string `json:"tag"`
+			Mime        string `json:"mime"`
+			From        string `json:"from"`
+			To          string `json:"to"`
+			PerDocument bool   `json:"per_document"`
+		} `json:"filters"`
+	}
+	if err := decode(req, &a); err != nil {
+		return failure(err), nil
+	}
+	f := a.Filters
+	return answer(h.e.Search(ctx, engine.SearchRequest{Query: a.Query, Mode: a.Mode, Limit: a.Limit, Type: f.Type, Path: f.Path,
+		Tag: f.Tag, Mime: f.Mime, From: f.From, To: f.To, PerDocument: f.PerDocument}))
+}
+
+func (h *handlers) entity(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var a struct {
+		Action   string `json:"action"`
+		EntityID string `json:"entity_id"`
+		At       string `json:"at"`
+		Field    string `json:"field"`
+		Type     string `json:"type"`
+		Query    string `json:"query"`
+		Limit    int    `json:"limit"`
+		Offset   int    `json:"offset"`
+	}
+	if err := decode(req, &a); err != nil {
+		return failure(err), nil
+	}
+	if a.Action == "list" {
+		return answer(h.e.ListEntities(ctx, a.Type, a.Query, a.Limit, a.Offset))
+	}
+	if a.Action != "get" && a.Action != "observations" && a.Action != "provenance" {
+		return failure(badAction(a.Action, "get, observations, provenance, list")), nil
+	}
+	if err := need("entity_id", a.EntityID, a.Action); err != nil {
+		return failure(err), nil
+	}
+	switch a.Action {
+	case "get":
+		return answer(h.e.GetEntity(ctx, a.EntityID, a.At))
+	case "observations":
+		return answer(h.e.ListObservations(ctx, a.EntityID, a.Limit, a.Offset))
+	}
+	if err := need("field", a.Field, a.Action); err != nil {
+		return failure(err), nil
+	}
+	return answer(h.e.FieldProvenance(ctx, a.EntityID, a.Field))
+}
+
+func badAction(action, accepted string) error {
+	return errs.New(errs.Validation, "action %q is not one of %s", action, accepted).With("field", "action").
+		WithHint("set action to one of %s", accepted)
+}
+
+func (h *handlers) relationships(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var a struct {
+		Action           string          `json:"action"`
+		RelationshipType string          `json:"relationship_type"`
+		SourceEntityID   string          `json:"source_entity_id"`
+		TargetEntityID   string          `json:"target_entity_id"`
+		Metadata         json.RawMessage `json:"metadata"`
+		EntityID         string          `json:"entity_id"`
+		Direction        string          `json:"direction"`
+		Limit            int             `json:"limit"`
+		Offset           int             `json:"offset"`
+	}
+	if err := decode(req, &a); err != nil {
+		return failure(err), nil
+	}
+	switch a.Action {
+	case "create":
+		for _, f := range [][2]string{{"relationship_type", a.RelationshipType}, {"source_entity_id", a.SourceEntityID}, {"target_entity_id", a.TargetEntityID}} {
+			if err := need(f[0], f[1], a.Action); err != nil {
+				return failure(err), nil
+			}
+		}
+		return answer(h.e.CreateRelationship(ctx, a.RelationshipType, a.SourceEntityID, a.TargetEntityID, a.Metadata))
+	case "list":
+		if err := need("entity_id", a.EntityID, a.Action); err != nil {
+			return failure(err), nil
+		}
+		return answer(h.e.ListRelationships(ctx, a.EntityID, a.Direction, a.RelationshipType, a.Limit, a.Offset))
+	}
+	return failure(badAction(a.Action, "create, list")), nil
+}
+
+func (h *handlers) indexStatus(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var a struct{}
+	if err := decode(req, &a); err != nil {
+		return failure(err), nil
+	}
+	return answer(h.e.Status(ctx))
+}
+
+// resourceID is the {id} of a resource URI.
+func resourceID(req mcp.ReadResourceRequest) string {
+	if v, ok := req.Params.Arguments["id"]; ok {
+		switch id := v.(type) {
+		case string:
+			return id
+		case []string:
+			if len(id) > 0 {
+				return id[0]
+			}
+		}
+	}
+	return req.Params.URI[strings.LastIndex(req.Params.URI, "/")+1:]
+}
+
+// resourceErr is a resource read failure as a JSON-RPC error whose message is the envelope.
+func resourceErr(err error) error {
+	return fmt.Errorf("%s", errs.EnvelopeJSON(err))
+}
+
+func (h *handlers) document(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+	d, err := h.e.GetDocument(ctx, resourceID(req))
+	if err != nil {
+		return nil, resourceErr(err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n", d.Title)
+	if d.Path != "" {
+		fmt.Fprintf(&b, "path: %s\n", d.Path)
+	}
+	fmt.Fprintf(&b, "document_id: %s\nstatus: %s\n", d.DocumentID, d.Status)
+	for _, c := range d.Chunks {
+		fmt.Fprintf(&b, "\n--- chunk %d (%s", c.Ordinal, c.ChunkID)
+		if c.Heading != "" {
+			fmt.Fprintf(&b, ", %s", c.Heading)
+		}
+		if c.Page > 0 {
+			fmt.Fprintf(&b, ", page %d", c.Page)
+		}
+		b.WriteString(") ---\n")
+		for i, line := range strings.Split(strings.TrimRight(c.Text, "\n"), "\n") {
+			fmt.Fprintf(&b, "%6d  %s\n", c.LineStart+i, line)
+		}
+	}
+	if len(d.Chunks) == 0 {
+		b.WriteString("\n(no extracted text yet: the document is " + d.Status + ")\n")
+	}
+	return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "text/plain", Text: b.String()}}, nil
+}
+
+func (h *handlers) entityResource(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+	id := resourceID(req)
+	snap, err := h.e.GetEntity(ctx, id, "")
+	if err != nil {
+		return nil, resourceErr(err)
+	}
+	prov := map[string]any{}
+	for field := range snap.Snapshot {
+		p, err := h.e.FieldProvenance(ctx, id, field)
+		if err != nil {
+			return nil, resourceErr(err)
+		}
+		prov[field] = p
+	}
+	b, err := json.MarshalIndent(map[string]any{"entity": snap, "provenance": prov}, "", "  ")
+	if err != nil {
+		return nil, resourceErr(errs.Wrap(errs.Internal, err, "could not encode the entity"))
+	}
+	return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "application/json", Text: string(b)}}, nil
+}
