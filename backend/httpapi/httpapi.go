@@ -130,6 +130,9 @@ func Listen(mcpSrv *server.MCPServer, opts Options) (*Server, error) {
 	s := &Server{opts: opts, log: opts.Logger, ln: ln, done: make(chan struct{})}
 	s.mcp = server.NewStreamableHTTPServer(mcpSrv,
 		server.WithEndpointPath("/mcp"),
+		// Stateful: sessions are tracked, so one that idled out is refused (404) and the
+		// client starts a new one; IDs are random UUIDs behind the bearer token.
+		server.WithStateful(true),
 		server.WithSessionIdleTTL(opts.IdleTTL),
 		server.WithStreamableHTTPLogger(opts.Logger),
 	)
