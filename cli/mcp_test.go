@@ -242,3 +242,28 @@ func TestMCPTwoProcessesOneFolder(t *testing.T) {
 		t.Fatalf("status: %v", st)
 	}
 }
+
+// TestTypeScriptSDKCompat: the official MCP TypeScript SDK (a client no one here wrote)
+// connects over stdio and over HTTP, lists tools, ingests and finds a note. It needs node and
+// npm; dependencies come from tests/mcp-ts/package-lock.json.
+func TestTypeScriptSDKCompat(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Fatal("node is required for the TypeScript SDK compatibility test (make test installs it: apt-get install nodejs npm)")
+	}
+	dir := filepath.Join("..", "tests", "mcp-ts")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
+		out, err := exec.Command("npm", "ci", "--prefix", dir, "--no-audit", "--no-fund").CombinedOutput()
+		if err != nil {
+			t.Fatalf("npm ci: %v\n%s", err, out)
+		}
+	}
+	data := t.TempDir()
+	url, tok := serveHTTP(t, data)
+	cmd := exec.Command("node", filepath.Join(dir, "compat.mjs"), strataBinary(t), data, url, tok)
+	cmd.Env = testEnv()
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "stdio: ok") || !strings.Contains(string(out), "http: ok") {
+		t.Fatalf("TypeScript SDK: %v\n%s", err, out)
+	}
+	t.Logf("%s", out)
+}
