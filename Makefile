@@ -6,7 +6,11 @@ BIN     := bin/strata
 DATA    ?=
 DATAFLAG = $(if $(DATA),--data $(DATA),)
 
-.PHONY: run build app test vet fmt-check fuzz bench clean check-go
+.PHONY: run build app test vet fmt-check fuzz bench clean check-go deps-test
+
+# Debian/Ubuntu packages are installed with apt-get (through sudo unless already root).
+SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APT     := $(SUDO) sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$$@"' apt
 
 check-go:
 	@command -v $(GO) >/dev/null 2>&1 || { echo "Go is not installed: see https://go.dev/doc/install (Go 1.26 or newer)"; exit 1; }
@@ -27,9 +31,14 @@ app: check-go
 	CGO_ENABLED=1 $(GO) build -tags desktop,production,webkit2_41 -o bin/strata-desktop .
 
 ## test: every test, plus formatting, vet and a short run of each fuzz target
-test: check-go fmt-check vet
+test: check-go deps-test fmt-check vet
 	$(GO) test -count=1 ./...
 	$(MAKE) --no-print-directory fuzz FUZZTIME=8s
+
+## deps-test: what tests need besides Go: Node.js and npm (the MCP TypeScript SDK test)
+deps-test:
+	@command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || $(APT) nodejs npm
+	@[ -d tests/mcp-ts/node_modules/@modelcontextprotocol/sdk ] || npm ci --prefix tests/mcp-ts --no-audit --no-fund
 
 FUZZTIME ?= 30s
 ## fuzz: the readers, the chunker and the heuristics against generated input

@@ -373,5 +373,5 @@ func (g *globals) listenMCP(e *engine.Engine, addr string) (*httpapi.Server, err
 		return nil, errs.Wrap(errs.Internal, err, "%v", err)
 	}
 	log := g.logger()
-	return httpapi.Listen(mcpserver.New(e, mcpserver.Options{Logger: log}), httpapi.Options{Addr: addr, Token: tok, Logger: log, DataDir: e.DataDir()})
+	return httpapi.Listen(mcpserver.New(e, mcpserver.Options{Logger: log, NoLimits: os.Getenv("STRATA_MCP_RATE_LIMITS") == "off"}), httpapi.Options{Addr: addr, Token: tok, Logger: log, DataDir: e.DataDir()})
 }

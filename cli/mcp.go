@@ -76,7 +76,7 @@ func (g *globals) serveStdio(ctx context.Context, in io.Reader, out io.Writer) e
 		return err
 	}
 	defer e.Close()
-	srv := mcpserver.New(e, mcpserver.Options{Logger: log})
+	srv := mcpserver.New(e, mcpserver.Options{Logger: log, NoLimits: os.Getenv("STRATA_MCP_RATE_LIMITS") == "off"})
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	defer wg.Wait()

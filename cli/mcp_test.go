@@ -26,7 +26,7 @@ var (
 )
 
 // strataBinary builds the real strata binary once per test run.
-func strataBinary(t *testing.T) string {
+func strataBinary(t testing.TB) string {
 	t.Helper()
 	binOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "strata-bin-")
@@ -178,10 +178,10 @@ func TestMCPStdioStdoutIsOnlyJSONRPC(t *testing.T) {
 }
 
 // serveHTTP starts `strata serve` on a free loopback port and returns its MCP URL and token.
-func serveHTTP(t *testing.T, dir string) (string, string) {
+func serveHTTP(t testing.TB, dir string, env ...string) (string, string) {
 	t.Helper()
 	cmd := exec.Command(strataBinary(t), "serve", "--data", dir, "--mcp-addr", "127.0.0.1:0")
-	cmd.Env = testEnv()
+	cmd.Env = testEnv(env...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {

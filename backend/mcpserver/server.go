@@ -50,6 +50,8 @@ type Options struct {
 	Logger *slog.Logger
 	// Limits overrides DefaultLimits per tool (tests use tiny ones).
 	Limits map[string]Limit
+	// NoLimits turns rate limiting off (benchmarks; STRATA_MCP_RATE_LIMITS=off).
+	NoLimits bool
 }
 
 // New builds the MCP server over e.
@@ -60,6 +62,9 @@ func New(e *engine.Engine, opts Options) *server.MCPServer {
 	}
 	h := &handlers{e: e, log: log, limits: map[string]*rate.Limiter{}}
 	for name, l := range DefaultLimits {
+		if opts.NoLimits {
+			break
+		}
 		if o, ok := opts.Limits[name]; ok {
 			l = o
 		}
