@@ -1,45 +1,361 @@
-// Package app is the Wails binding layer: the App service the desktop frontend calls.
+// Package app is the App service the desktop frontend calls, in the Wails window (bindings) and
+// in a browser (HTTP, see Handler): the same methods either way, no second API.
 //
 // It is a transport and holds no logic of its own (DESIGN.md invariant 2): every method
-// delegates to the engine, so the GUI, CLI, MCP server and HTTP API all answer from the same
-// code. The package does not import the Wails runtime and builds without tags, so it is
-// compiled and vetted in headless builds too.
+// delegates to the engine. What only a desktop can do (native dialogs, opening a file in the OS,
+// pushing events to the window) goes through Platform, which the desktop build supplies; the
+// package itself does not import the Wails runtime and builds without tags.
 package app
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
 
 	"github.com/strata-app/strata/backend/engine"
+	"github.com/strata-app/strata/backend/errs"
+	"github.com/strata-app/strata/backend/mcpconfig"
+	"github.com/strata-app/strata/backend/store"
 )
 
-// Engine is what App needs from the engine. It is declared here, on the consumer side, so App
-// depends only on the methods it calls and tests can hand it a fake; *engine.Engine satisfies it.
+// Engine is what App needs from the engine, declared by its consumer; *engine.Engine has it.
 type Engine interface {
 	Status(ctx context.Context) (*engine.Status, error)
+	Overview(ctx context.Context) (*store.Overview, error)
+	IngestPaths(ctx context.Context, paths []string) ([]engine.PathResult, error)
+	Ingest(ctx context.Context, kind string, data json.RawMessage) (*engine.IngestResult, error)
+	QueryDocuments(ctx context.Context, q engine.DocumentQuery) (*engine.DocumentPage, error)
+	GetDocument(ctx context.Context, id string) (*engine.DocumentDetail, error)
+	DocumentObservations(ctx context.Context, id string) ([]store.Observation, error)
+	Retry(ctx context.Context, id string) (*engine.IngestResult, error)
+	Search(ctx context.Context, r engine.SearchRequest) (*engine.SearchResponse, error)
+	GetEntity(ctx context.Context, id, at string) (*engine.Snapshot, error)
+	ListObservations(ctx context.Context, id string, limit, offset int) (*engine.ObservationPage, error)
+	FieldProvenance(ctx context.Context, id, field string) (*engine.FieldProvenance, error)
+	ListEntities(ctx context.Context, typ, query string, limit, offset int) (*engine.EntityPage, error)
+	ListRelationships(ctx context.Context, id, direction, typ string, limit, offset int) (*engine.RelationshipPage, error)
+	WatchRoots(ctx context.Context) ([]string, error)
+	AddWatchRoot(ctx context.Context, dir string) ([]engine.PathResult, error)
+	RemoveWatchRoot(ctx context.Context, dir string) (bool, error)
+	DataDir() string
 }
 
 var _ Engine = (*engine.Engine)(nil)
 
+// Platform is what only the desktop can do. In a browser these are unavailable and the UI
+// offers uploads and typed paths instead.
+type Platform interface {
+	PickFiles(ctx context.Context) ([]string, error)
+	PickFolder(ctx context.Context) (string, error)
+	OpenPath(ctx context.Context, path string) error
+	Emit(ctx context.Context, event string, data any)
+}
+
+// Options configures an App.
+type Options struct {
+	Platform Platform   // nil in browser mode
+	MCPURL   string     // the running MCP HTTP endpoint ("" when not running)
+	Token    string     // its bearer token
+	Logs     *LogBuffer // recent log lines for the settings screen; nil: none
+	// Executable is the strata binary AI clients launch for stdio ("" = this program).
+	Executable string
+}
+
 // App is bound to the frontend; Wails exposes its exported methods as JavaScript functions.
 type App struct {
-	eng Engine
-	ctx context.Context
+	eng  Engine
+	opts Options
+
+	mu     sync.Mutex
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
 }
 
-// New returns an App that delegates to e. The caller owns e and closes it after the window
-// has closed.
-func New(e Engine) *App {
-	return &App{eng: e, ctx: context.Background()}
+// New returns an App that delegates to e. The caller owns e and closes it after Shutdown.
+func New(e Engine, opts Options) *App {
+	return &App{eng: e, opts: opts, ctx: context.Background()}
 }
 
-// Startup is the Wails OnStartup hook. Wails calls it once the window exists, with a context
-// that lives as long as the app; App keeps it so engine calls made from the frontend are tied
-// to the app's lifetime (and so a later version can pass it to the Wails runtime for events).
+// Startup is the Wails OnStartup hook (browser mode calls it too): it keeps the app's context
+// and, when there is a window to notify, starts pushing status changes to it as "status"
+// events. Shutdown stops that and waits for it.
 func (a *App) Startup(ctx context.Context) {
-	a.ctx = ctx
+	ctx, cancel := context.WithCancel(ctx)
+	a.mu.Lock()
+	a.ctx, a.cancel = ctx, cancel
+	a.mu.Unlock()
+	if a.opts.Platform == nil {
+		return
+	}
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		t := time.NewTicker(700 * time.Millisecond)
+		defer t.Stop()
+		var last []byte
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			st, err := a.eng.Status(ctx)
+			if err != nil {
+				continue // the next tick tries again; a closed store ends with ctx
+			}
+			b, _ := json.Marshal(st)
+			if string(b) != string(last) {
+				last = b
+				a.opts.Platform.Emit(ctx, "status", st)
+			}
+		}
+	}()
+}
+
+// Shutdown is the Wails OnShutdown hook: it stops the status events and waits for them.
+func (a *App) Shutdown(context.Context) {
+	a.mu.Lock()
+	cancel := a.cancel
+	a.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	a.wg.Wait()
+}
+
+func (a *App) c() context.Context {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.ctx
 }
 
 // Status reports what the store holds and how it is set up, the same as `strata status`.
-func (a *App) Status() (*engine.Status, error) {
-	return a.eng.Status(a.ctx)
+func (a *App) Status() (*engine.Status, error) { return a.eng.Status(a.c()) }
+
+// Overview counts documents by type, status and day for the library's chart.
+func (a *App) Overview() (*store.Overview, error) { return a.eng.Overview(a.c()) }
+
+// IngestPaths ingests files and folders (dropped on the window or picked in a dialog).
+func (a *App) IngestPaths(paths []string) ([]engine.PathResult, error) {
+	return a.eng.IngestPaths(a.c(), paths)
 }
+
+// IngestText stores a note.
+func (a *App) IngestText(title, text string) (*engine.IngestResult, error) {
+	data, _ := json.Marshal(map[string]any{"title": title, "text": text}) // strings always marshal
+	return a.eng.Ingest(a.c(), "content", data)
+}
+
+// maxUpload bounds one browser upload (base64 in a JSON body).
+const maxUpload = 100 << 20
+
+// Upload stores a file sent by a browser in the data folder's uploads/ and ingests it there.
+// The name keeps the original (without folders) behind a short content hash, so two uploads
+// of one name with different contents do not overwrite each other.
+func (a *App) Upload(name, contentBase64 string) ([]engine.PathResult, error) {
+	data, err := base64.StdEncoding.DecodeString(contentBase64)
+	if err != nil {
+		return nil, errs.New(errs.Validation, "the upload is not base64").With("field", "content")
+	}
+	if len(data) > maxUpload {
+		return nil, errs.New(errs.FileTooLarge, "%s is larger than %d MB", name, maxUpload>>20).WithHint("watch its folder instead, or use `strata ingest PATH`")
+	}
+	base := filepath.Base(strings.ReplaceAll(name, `\`, "/"))
+	if base == "." || base == "/" || base == "" || strings.HasPrefix(base, ".") {
+		base = "upload" + strings.TrimPrefix(base, ".")
+	}
+	sum := sha256.Sum256(data)
+	dir := filepath.Join(a.eng.DataDir(), "uploads")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "cannot create %s", dir)
+	}
+	path := filepath.Join(dir, hex.EncodeToString(sum[:4])+"-"+base)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "cannot store the upload")
+	}
+	return a.eng.IngestPaths(a.c(), []string{path})
+}
+
+// Documents lists documents by status, folder and type.
+func (a *App) Documents(q engine.DocumentQuery) (*engine.DocumentPage, error) {
+	return a.eng.QueryDocuments(a.c(), q)
+}
+
+// DocumentView is a document with its chunks, jobs and the observations made from it.
+type DocumentView struct {
+	*engine.DocumentDetail
+	Observations []store.Observation `json:"observations"`
+}
+
+// Document returns one document for the document screen.
+func (a *App) Document(id string) (*DocumentView, error) {
+	d, err := a.eng.GetDocument(a.c(), id)
+	if err != nil {
+		return nil, err
+	}
+	obs, err := a.eng.DocumentObservations(a.c(), id)
+	if err != nil {
+		return nil, err
+	}
+	return &DocumentView{DocumentDetail: d, Observations: obs}, nil
+}
+
+// Retry re-reads a failed document.
+func (a *App) Retry(id string) (*engine.IngestResult, error) { return a.eng.Retry(a.c(), id) }
+
+// Search runs a search as `strata search --json` does.
+func (a *App) Search(r engine.SearchRequest) (*engine.SearchResponse, error) {
+	return a.eng.Search(a.c(), r)
+}
+
+// Entity returns an entity's snapshot, at a time when at is set.
+func (a *App) Entity(id, at string) (*engine.Snapshot, error) { return a.eng.GetEntity(a.c(), id, at) }
+
+// Observations pages through an entity's observations.
+func (a *App) Observations(id string, limit, offset int) (*engine.ObservationPage, error) {
+	return a.eng.ListObservations(a.c(), id, limit, offset)
+}
+
+// Provenance says where a field's value came from.
+func (a *App) Provenance(id, field string) (*engine.FieldProvenance, error) {
+	return a.eng.FieldProvenance(a.c(), id, field)
+}
+
+// Entities finds entities by type and name.
+func (a *App) Entities(typ, query string, limit, offset int) (*engine.EntityPage, error) {
+	return a.eng.ListEntities(a.c(), typ, query, limit, offset)
+}
+
+// Relationships lists an entity's links.
+func (a *App) Relationships(id string) (*engine.RelationshipPage, error) {
+	return a.eng.ListRelationships(a.c(), id, "both", "", 200, 0)
+}
+
+// WatchedFolders lists the watched folders.
+func (a *App) WatchedFolders() ([]string, error) { return a.eng.WatchRoots(a.c()) }
+
+// AddWatchedFolder starts watching a folder.
+func (a *App) AddWatchedFolder(dir string) ([]engine.PathResult, error) {
+	return a.eng.AddWatchRoot(a.c(), dir)
+}
+
+// RemoveWatchedFolder stops watching a folder; its documents stay.
+func (a *App) RemoveWatchedFolder(dir string) (bool, error) { return a.eng.RemoveWatchRoot(a.c(), dir) }
+
+// Settings is what the settings screen shows besides the status.
+type Settings struct {
+	DataDir  string   `json:"data_dir"`
+	MCPURL   string   `json:"mcp_url"`
+	Token    string   `json:"token"`
+	Desktop  bool     `json:"desktop"` // native dialogs and file opening are available
+	Clients  []string `json:"clients"`
+	LogLines []string `json:"log_lines"`
+}
+
+// Settings reports the data folder, the MCP endpoint and token, and recent log lines.
+func (a *App) Settings() (*Settings, error) {
+	s := &Settings{DataDir: a.eng.DataDir(), MCPURL: a.opts.MCPURL, Token: a.opts.Token, Desktop: a.opts.Platform != nil,
+		Clients: mcpconfig.Clients, LogLines: []string{}}
+	if a.opts.Logs != nil {
+		s.LogLines = a.opts.Logs.Lines()
+	}
+	return s, nil
+}
+
+// ClientSnippet is the configuration text for an AI client (stdio, or HTTP when useHTTP).
+func (a *App) ClientSnippet(client string, useHTTP bool) (string, error) {
+	s, err := a.server(useHTTP)
+	if err != nil {
+		return "", err
+	}
+	out, err := mcpconfig.Snippet(client, s)
+	if err != nil {
+		return "", errs.New(errs.Validation, "%v", err).With("field", "client")
+	}
+	return out, nil
+}
+
+// InstallResult says where Strata was added and where the previous file was kept.
+type InstallResult struct {
+	Path   string `json:"path"`
+	Backup string `json:"backup,omitempty"`
+}
+
+// InstallClient adds Strata to an AI client's config file, as `strata mcp config --install`.
+func (a *App) InstallClient(client string) (*InstallResult, error) {
+	s, err := a.server(false)
+	if err != nil {
+		return nil, err
+	}
+	path, err := mcpconfig.ConfigPath(client)
+	if err != nil {
+		return nil, errs.New(errs.Validation, "%v", err).With("field", "client")
+	}
+	backup, err := mcpconfig.Install(client, path, s, time.Now())
+	if err != nil {
+		return nil, errs.Wrap(errs.Validation, err, "%v", err).With("path", path).WithHint("copy the snippet into the file by hand instead")
+	}
+	return &InstallResult{Path: path, Backup: backup}, nil
+}
+
+func (a *App) server(useHTTP bool) (mcpconfig.Server, error) {
+	if useHTTP {
+		if a.opts.MCPURL == "" {
+			return mcpconfig.Server{}, errs.New("MCP_NOT_RUNNING", "the MCP HTTP endpoint is not running").WithHint("use the stdio configuration, or start `strata serve`")
+		}
+		return mcpconfig.Server{URL: a.opts.MCPURL, Token: a.opts.Token}, nil
+	}
+	exe := a.opts.Executable
+	if exe == "" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			return mcpconfig.Server{}, errs.Wrap(errs.Internal, err, "cannot find this program's path")
+		}
+	}
+	return mcpconfig.Server{Command: exe, Args: []string{"mcp", "--data", a.eng.DataDir()}}, nil
+}
+
+// errNoDesktop: a desktop-only call made from a browser.
+func errNoDesktop(what string) error {
+	return errs.New("DESKTOP_ONLY", "%s is only available in the desktop app", what).WithHint("in a browser, upload files or type a folder path")
+}
+
+// PickFiles opens the native file dialog and ingests what is chosen.
+func (a *App) PickFiles() ([]engine.PathResult, error) {
+	if a.opts.Platform == nil {
+		return nil, errNoDesktop("choosing files")
+	}
+	paths, err := a.opts.Platform.PickFiles(a.c())
+	if err != nil || len(paths) == 0 {
+		return []engine.PathResult{}, err
+	}
+	return a.eng.IngestPaths(a.c(), paths)
+}
+
+// PickFolder opens the native folder dialog and returns the chosen folder ("" if cancelled).
+func (a *App) PickFolder() (string, error) {
+	if a.opts.Platform == nil {
+		return "", errNoDesktop("choosing a folder")
+	}
+	return a.opts.Platform.PickFolder(a.c())
+}
+
+// OpenPath opens a file with the OS's default application.
+func (a *App) OpenPath(path string) error {
+	if a.opts.Platform == nil {
+		return errNoDesktop("opening files")
+	}
+	if _, err := os.Stat(path); err != nil {
+		return errs.New(errs.FileNotFound, "%s cannot be opened: it no longer exists", path).With("path", path)
+	}
+	return a.opts.Platform.OpenPath(a.c(), path)
+}
+

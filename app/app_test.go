@@ -1,47 +1,152 @@
-package app
+package app_test
 
 import (
 	"context"
-	"errors"
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
+	"testing/fstest"
+	"time"
 
+	"github.com/strata-app/strata/app"
 	"github.com/strata-app/strata/backend/engine"
 )
 
-type fakeEngine struct {
-	gotCtx context.Context
-	st     *engine.Status
-	err    error
+func newApp(t *testing.T) (*app.App, *engine.Engine) {
+	t.Helper()
+	e, err := engine.Open(context.Background(), engine.Config{DataDir: t.TempDir(), Embedder: "static"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	a := app.New(e, app.Options{MCPURL: "http://127.0.0.1:1/mcp", Token: strings.Repeat("t", 64), Executable: "/usr/bin/strata"})
+	a.Startup(context.Background())
+	t.Cleanup(func() { a.Shutdown(context.Background()) })
+	return a, e
 }
 
-func (f *fakeEngine) Status(ctx context.Context) (*engine.Status, error) {
-	f.gotCtx = ctx
-	return f.st, f.err
+// post calls an App method over the browser handler.
+func post(t *testing.T, h http.Handler, method string, args ...any) (int, map[string]any, string) {
+	t.Helper()
+	b, _ := json.Marshal(args)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("POST", "/api/"+method, strings.NewReader(string(b))))
+	var v map[string]any
+	json.Unmarshal(rec.Body.Bytes(), &v)
+	return rec.Code, v, rec.Body.String()
 }
 
-type ctxKey struct{}
+func TestBrowserHandlerCallsTheSameMethods(t *testing.T) {
+	a, e := newApp(t)
+	h := a.Handler(fstest.MapFS{"index.html": {Data: []byte("<title>Strata</title>")}})
 
-func TestStatusDelegatesWithStartupContext(t *testing.T) {
-	f := &fakeEngine{st: &engine.Status{Version: "test"}}
-	a := New(f)
-	ctx := context.WithValue(context.Background(), ctxKey{}, "wails")
-	a.Startup(ctx)
-	st, err := a.Status()
-	if err != nil || st != f.st {
-		t.Fatalf("Status() = %v, %v; want the engine's status", st, err)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+	if !strings.Contains(rec.Body.String(), "<title>Strata</title>") {
+		t.Fatalf("UI not served: %d %s", rec.Code, rec.Body.String())
 	}
-	if f.gotCtx.Value(ctxKey{}) != "wails" {
-		t.Fatal("Status did not pass the Startup context to the engine")
+
+	code, res, body := post(t, h, "Upload", "notes/../../report.md", base64.StdEncoding.EncodeToString([]byte("# Report\n\nThe heron count rose in May.")))
+	_ = res
+	var results []engine.PathResult
+	json.Unmarshal([]byte(body), &results)
+	if code != 200 || len(results) != 1 || results[0].Error != nil || !strings.Contains(results[0].Path, "/uploads/") || !strings.HasSuffix(results[0].Path, "-report.md") {
+		t.Fatalf("upload: %d %s", code, body)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := e.WaitDocuments(ctx, []string{results[0].Result.DocumentID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	code, res, body = post(t, h, "Search", map[string]any{"query": "heron count"})
+	if hits, _ := res["results"].([]any); code != 200 || len(hits) != 1 || res["embedder"] == nil {
+		t.Fatalf("search: %d %s", code, body)
+	}
+	code, res, body = post(t, h, "Document", results[0].Result.DocumentID)
+	if code != 200 || res["title"] != "Report" || len(res["chunks"].([]any)) == 0 || res["observations"] == nil {
+		t.Fatalf("document: %d %s", code, body)
+	}
+	code, res, _ = post(t, h, "Documents", map[string]any{"status": "analyzed"})
+	if code != 200 || res["total"].(float64) != 1 {
+		t.Fatalf("documents: %v", res)
+	}
+	if code, res, _ = post(t, h, "Overview"); code != 200 || res["by_status"].(map[string]any)["analyzed"].(float64) != 1 {
+		t.Fatalf("overview: %v", res)
+	}
+	if code, res, _ = post(t, h, "Settings"); res["desktop"] != false || res["token"] == "" || res["mcp_url"] == "" {
+		t.Fatalf("settings: %v", res)
+	}
+	code, _, body = post(t, h, "ClientSnippet", "cursor", true)
+	if code != 200 || !strings.Contains(body, "Bearer") {
+		t.Fatalf("snippet: %s", body)
+	}
+
+	// Errors are envelopes with a status by code.
+	for _, c := range []struct {
+		method string
+		args   []any
+		status int
+		code   string
+	}{
+		{"Document", []any{"doc_nope"}, 404, "DOCUMENT_NOT_FOUND"},
+		{"Search", []any{map[string]any{"query": ""}}, 400, "VALIDATION_ERROR"},
+		{"PickFolder", nil, 400, "DESKTOP_ONLY"},
+		{"Document", nil, 400, "VALIDATION_ERROR"},
+		{"Nope", nil, 404, "NOT_FOUND"},
+		{"Startup", []any{nil}, 404, "NOT_FOUND"},
+	} {
+		code, res, body := post(t, h, c.method, c.args...)
+		env, _ := res["error"].(map[string]any)
+		if code != c.status || env == nil || env["code"] != c.code {
+			t.Errorf("%s: %d %s", c.method, code, body)
+		}
 	}
 }
 
-func TestStatusBeforeStartupAndErrors(t *testing.T) {
-	want := errors.New("boom")
-	f := &fakeEngine{err: want}
-	if _, err := New(f).Status(); !errors.Is(err, want) {
-		t.Fatalf("Status() error = %v; want the engine's error unchanged", err)
+// fakePlatform records what the desktop would do.
+type fakePlatform struct {
+	events chan string
+	opened string
+}
+
+func (f *fakePlatform) PickFiles(context.Context) ([]string, error) { return nil, nil }
+func (f *fakePlatform) PickFolder(context.Context) (string, error)  { return "/chosen", nil }
+func (f *fakePlatform) OpenPath(_ context.Context, p string) error  { f.opened = p; return nil }
+func (f *fakePlatform) Emit(_ context.Context, ev string, _ any) {
+	select {
+	case f.events <- ev:
+	default:
 	}
-	if f.gotCtx == nil {
-		t.Fatal("Status before Startup passed a nil context")
+}
+
+func TestDesktopEventsAndPlatform(t *testing.T) {
+	e, err := engine.Open(context.Background(), engine.Config{DataDir: t.TempDir(), Embedder: "static"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	p := &fakePlatform{events: make(chan string, 10)}
+	a := app.New(e, app.Options{Platform: p})
+	a.Startup(context.Background())
+	select {
+	case ev := <-p.events:
+		if ev != "status" {
+			t.Fatalf("event %q", ev)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no status event")
+	}
+	if d, _ := a.PickFolder(); d != "/chosen" {
+		t.Fatal(d)
+	}
+	if err := a.OpenPath("/definitely/not/here"); err == nil {
+		t.Fatal("opening a missing file must fail")
+	}
+	a.Shutdown(context.Background()) // returns only once the event loop stopped
+	if st, _ := a.Settings(); !st.Desktop {
+		t.Fatal("desktop flag")
 	}
 }

@@ -163,7 +163,22 @@ type DocumentPage struct {
 
 // ListDocuments pages through documents, optionally by status or path prefix.
 func (e *Engine) ListDocuments(ctx context.Context, status, pathPrefix string, limit, offset int) (*DocumentPage, error) {
-	limit, offset, err := pageLimit(limit, offset)
+	return e.QueryDocuments(ctx, DocumentQuery{Status: status, Path: pathPrefix, Limit: limit, Offset: offset})
+}
+
+// DocumentQuery selects documents: by status, path prefix (a folder) and document type.
+type DocumentQuery struct {
+	Status string `json:"status,omitempty"`
+	Path   string `json:"path,omitempty"`
+	Type   string `json:"type,omitempty"` // "other": documents without a type
+	Limit  int    `json:"limit,omitempty"`
+	Offset int    `json:"offset,omitempty"`
+}
+
+// QueryDocuments pages through documents matching q, by path then ID.
+func (e *Engine) QueryDocuments(ctx context.Context, q DocumentQuery) (*DocumentPage, error) {
+	status, pathPrefix := q.Status, q.Path
+	limit, offset, err := pageLimit(q.Limit, q.Offset)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +187,7 @@ func (e *Engine) ListDocuments(ctx context.Context, status, pathPrefix string, l
 	default:
 		return nil, errs.New(errs.Validation, "status %q is not registered, analyzed, semantic, failed or removed", status).With("field", "status")
 	}
-	list, total, err := store.ListDocuments(ctx, e.db.Reader(), store.DocumentFilter{Status: status, PathPrefix: pathPrefix, Limit: limit, Offset: offset})
+	list, total, err := store.ListDocuments(ctx, e.db.Reader(), store.DocumentFilter{Status: status, PathPrefix: pathPrefix, DocType: q.Type, Limit: limit, Offset: offset})
 	if err != nil {
 		return nil, queryErr(err, "documents")
 	}
@@ -189,13 +204,9 @@ type DocumentDetail struct {
 // GetDocument returns a document, its chunks (of the document holding the content, for a
 // duplicate) and its jobs.
 func (e *Engine) GetDocument(ctx context.Context, id string) (*DocumentDetail, error) {
-	d, err := store.GetDocument(ctx, e.db.Reader(), id)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, errs.New("DOCUMENT_NOT_FOUND", "document %s does not exist", id).With("document_id", id).
-			WithHint("list documents with `strata documents`")
-	}
+	d, err := e.GetDocumentRow(ctx, id)
 	if err != nil {
-		return nil, queryErr(err, "the document")
+		return nil, err
 	}
 	src := d.DocumentID
 	if d.DuplicateOf != "" {
@@ -210,6 +221,19 @@ func (e *Engine) GetDocument(ctx context.Context, id string) (*DocumentDetail, e
 		return nil, queryErr(err, "jobs")
 	}
 	return &DocumentDetail{Document: d, Chunks: chunks, Jobs: jobs}, nil
+}
+
+// GetDocumentRow returns a document without its chunks and jobs.
+func (e *Engine) GetDocumentRow(ctx context.Context, id string) (store.Document, error) {
+	d, err := store.GetDocument(ctx, e.db.Reader(), id)
+	if errors.Is(err, store.ErrNotFound) {
+		return d, errs.New("DOCUMENT_NOT_FOUND", "document %s does not exist", id).With("document_id", id).
+			WithHint("list documents with `strata documents`")
+	}
+	if err != nil {
+		return d, queryErr(err, "the document")
+	}
+	return d, nil
 }
 
 // Retry registers a document's file again and re-queues its analysis (after a failure, or to

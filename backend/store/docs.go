@@ -202,6 +202,7 @@ func DeleteChunks(ctx context.Context, q Q, documentID string) error {
 type DocumentFilter struct {
 	Status     string
 	PathPrefix string
+	DocType    string // "other" matches documents without a type
 	Limit      int
 	Offset     int
 }
@@ -216,6 +217,14 @@ func ListDocuments(ctx context.Context, q Q, f DocumentFilter) ([]Document, int,
 	if f.PathPrefix != "" {
 		where += ` AND path LIKE ? ESCAPE '\'`
 		args = append(args, escapeLike(f.PathPrefix)+"%")
+	}
+	switch f.DocType {
+	case "":
+	case "other":
+		where += " AND doc_type = ''"
+	default:
+		where += " AND doc_type = ?"
+		args = append(args, f.DocType)
 	}
 	var total int
 	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM documents WHERE `+where, args...).Scan(&total); err != nil {

@@ -1,0 +1,100 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"reflect"
+	"strings"
+
+	"github.com/strata-app/strata/backend/errs"
+)
+
+// Handler serves the UI in a browser: the built frontend at / and every exported App method at
+// POST /api/<Method> with a JSON array of its arguments, answering its result as JSON — the
+// very methods the Wails window calls, dispatched by name, so there is no second API with logic
+// of its own. Errors are the envelope with an HTTP status by code. Authentication and the
+// Origin check are the caller's (httpapi).
+func (a *App) Handler(assets fs.FS) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/", http.FileServerFS(assets))
+	methods := map[string]reflect.Value{}
+	v := reflect.ValueOf(a)
+	for i := 0; i < v.NumMethod(); i++ {
+		name := v.Type().Method(i).Name
+		switch name {
+		case "Startup", "Shutdown", "Handler":
+			continue // lifecycle, not UI calls
+		}
+		methods[name] = v.Method(i)
+	}
+	mux.HandleFunc("POST /api/{method}", func(w http.ResponseWriter, r *http.Request) {
+		m, ok := methods[r.PathValue("method")]
+		if !ok {
+			writeErr(w, errs.New("NOT_FOUND", "no method %q", r.PathValue("method")))
+			return
+		}
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxUpload*2))
+		if err != nil {
+			writeErr(w, errs.New(errs.Validation, "cannot read the request"))
+			return
+		}
+		var raw []json.RawMessage
+		if len(strings.TrimSpace(string(body))) > 0 {
+			if err := json.Unmarshal(body, &raw); err != nil {
+				writeErr(w, errs.New(errs.Validation, "the body must be a JSON array of arguments"))
+				return
+			}
+		}
+		t := m.Type()
+		if len(raw) != t.NumIn() {
+			writeErr(w, errs.New(errs.Validation, "%s takes %d argument(s), got %d", r.PathValue("method"), t.NumIn(), len(raw)))
+			return
+		}
+		args := make([]reflect.Value, len(raw))
+		for i, rm := range raw {
+			p := reflect.New(t.In(i))
+			if err := json.Unmarshal(rm, p.Interface()); err != nil {
+				writeErr(w, errs.New(errs.Validation, "argument %d of %s: %v", i+1, r.PathValue("method"), err))
+				return
+			}
+			args[i] = p.Elem()
+		}
+		out := m.Call(args)
+		if e, _ := out[len(out)-1].Interface().(error); e != nil {
+			writeErr(w, e)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		var res any
+		if len(out) == 2 {
+			res = out[0].Interface()
+		}
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(res); err != nil {
+			fmt.Fprintln(w) // the client sees a broken body; the status is already sent
+		}
+	})
+	return mux
+}
+
+// statusOf maps an error code to an HTTP status.
+func statusOf(code string) int {
+	switch {
+	case code == "NOT_FOUND" || strings.HasSuffix(code, "_NOT_FOUND"):
+		return http.StatusNotFound
+	case code == errs.Internal || strings.HasPrefix(code, "DB_") || code == "SEARCH_FAILED":
+		return http.StatusInternalServerError
+	}
+	return http.StatusBadRequest
+}
+
+func writeErr(w http.ResponseWriter, err error) {
+	e := errs.As(err)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(statusOf(e.Code))
+	_, _ = w.Write(errs.EnvelopeJSON(e))
+}
