@@ -358,4 +358,3 @@ func (a *App) OpenPath(path string) error {
 	}
 	return a.opts.Platform.OpenPath(a.c(), path)
 }
-
