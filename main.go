@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"embed"
+	"io/fs"
 	"os"
 	"os/signal"
 	"syscall"
@@ -19,7 +20,11 @@ var assets embed.FS
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := cli.Main(ctx, os.Args[1:], cli.Stdio(), gui)
+	ui, err := fs.Sub(assets, "frontend/dist")
+	if err != nil {
+		panic(err) // the embed directive guarantees the folder
+	}
+	code := cli.Main(ctx, os.Args[1:], cli.Stdio(), gui, ui)
 	stop()
 	os.Exit(code)
 }

@@ -84,6 +84,13 @@ func New(e Engine, opts Options) *App {
 	return &App{eng: e, opts: opts, ctx: context.Background()}
 }
 
+// SetMCP records the MCP endpoint once its server listens (the App is built before it).
+func (a *App) SetMCP(url, token string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.opts.MCPURL, a.opts.Token = url, token
+}
+
 // Startup is the Wails OnStartup hook (browser mode calls it too): it keeps the app's context
 // and, when there is a window to notify, starts pushing status changes to it as "status"
 // events. Shutdown stops that and waits for it.
@@ -262,7 +269,10 @@ type Settings struct {
 
 // Settings reports the data folder, the MCP endpoint and token, and recent log lines.
 func (a *App) Settings() (*Settings, error) {
-	s := &Settings{DataDir: a.eng.DataDir(), MCPURL: a.opts.MCPURL, Token: a.opts.Token, Desktop: a.opts.Platform != nil,
+	a.mu.Lock()
+	url, tok := a.opts.MCPURL, a.opts.Token
+	a.mu.Unlock()
+	s := &Settings{DataDir: a.eng.DataDir(), MCPURL: url, Token: tok, Desktop: a.opts.Platform != nil,
 		Clients: mcpconfig.Clients, LogLines: []string{}}
 	if a.opts.Logs != nil {
 		s.LogLines = a.opts.Logs.Lines()
@@ -307,11 +317,14 @@ func (a *App) InstallClient(client string) (*InstallResult, error) {
 }
 
 func (a *App) server(useHTTP bool) (mcpconfig.Server, error) {
+	a.mu.Lock()
+	url, tok := a.opts.MCPURL, a.opts.Token
+	a.mu.Unlock()
 	if useHTTP {
-		if a.opts.MCPURL == "" {
+		if url == "" {
 			return mcpconfig.Server{}, errs.New("MCP_NOT_RUNNING", "the MCP HTTP endpoint is not running").WithHint("use the stdio configuration, or start `strata serve`")
 		}
-		return mcpconfig.Server{URL: a.opts.MCPURL, Token: a.opts.Token}, nil
+		return mcpconfig.Server{URL: url, Token: tok}, nil
 	}
 	exe := a.opts.Executable
 	if exe == "" {

@@ -25,7 +25,7 @@ func (a *App) Handler(assets fs.FS) http.Handler {
 	for i := 0; i < v.NumMethod(); i++ {
 		name := v.Type().Method(i).Name
 		switch name {
-		case "Startup", "Shutdown", "Handler":
+		case "Startup", "Shutdown", "Handler", "SetMCP":
 			continue // lifecycle, not UI calls
 		}
 		methods[name] = v.Method(i)

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"strings"
@@ -43,11 +44,15 @@ type globals struct {
 	verbose bool
 	maxMB   int
 	io      IO
+	ui      fs.FS
 }
 
 // Main runs the CLI with args (without the program name) and returns the exit code.
-func Main(ctx context.Context, args []string, stdio IO, gui GUIFunc) int {
-	g := &globals{io: stdio}
+//
+// ui is the built frontend (the folder holding index.html) that `strata serve` offers to
+// browsers; nil serves no UI.
+func Main(ctx context.Context, args []string, stdio IO, gui GUIFunc, ui fs.FS) int {
+	g := &globals{io: stdio, ui: ui}
 	root := newRoot(g, gui)
 	root.SetArgs(args)
 	root.SetIn(stdio.In)

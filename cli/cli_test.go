@@ -18,7 +18,7 @@ type run struct {
 func strata(t *testing.T, dir, stdin string, args ...string) run {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := cli.Main(context.Background(), append([]string{"--data", dir}, args...), cli.IO{In: strings.NewReader(stdin), Out: &out, Err: &errb}, nil)
+	code := cli.Main(context.Background(), append([]string{"--data", dir}, args...), cli.IO{In: strings.NewReader(stdin), Out: &out, Err: &errb}, nil, nil)
 	return run{code, out.String(), errb.String()}
 }
 

@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/strata-app/strata/app"
 	"github.com/strata-app/strata/backend/engine"
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/httpapi"
@@ -344,7 +346,7 @@ func serveCmd(g *globals) *cobra.Command {
 			roots, _ := e.WatchRoots(ctx)
 			fmt.Fprintf(g.io.Err, "strata serve: data %s, watching %d folder(s); Ctrl-C to stop\n", e.DataDir(), len(roots))
 			if !noMCP {
-				hs, err := g.listenMCP(e, addr)
+				hs, err := g.listenMCP(ctx, e, addr)
 				switch {
 				case err != nil && errs.CodeOf(err) == "ADDRESS_IN_USE":
 					fmt.Fprintf(g.io.Err, "strata serve: MCP over HTTP not started: %v\n", errs.As(err).Message)
@@ -353,6 +355,9 @@ func serveCmd(g *globals) *cobra.Command {
 				default:
 					defer hs.Close()
 					fmt.Fprintf(g.io.Err, "strata serve: MCP at %s (bearer token: `strata mcp config --http --client cursor` shows it)\n", hs.URL())
+					if g.ui != nil {
+						fmt.Fprintf(g.io.Err, "strata serve: open %s in a browser\n", hs.UIURL())
+					}
 				}
 			}
 			go func() { _ = e.Warm(ctx) }()
@@ -366,12 +371,28 @@ func serveCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-// listenMCP starts the MCP endpoint over HTTP for e on a loopback address.
-func (g *globals) listenMCP(e *engine.Engine, addr string) (*httpapi.Server, error) {
+// listenMCP starts the loopback HTTP server for e: MCP at /mcp and, when this binary has the
+// frontend, the browser UI at / (the App's methods at /api/…). The server stops when ctx ends.
+func (g *globals) listenMCP(ctx context.Context, e *engine.Engine, addr string) (*httpapi.Server, error) {
 	tok, err := httpapi.LoadOrCreateToken(e.DataDir())
 	if err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "%v", err)
 	}
-	log := g.logger()
-	return httpapi.Listen(mcpserver.New(e, mcpserver.Options{Logger: log, NoLimits: os.Getenv("STRATA_MCP_RATE_LIMITS") == "off"}), httpapi.Options{Addr: addr, Token: tok, Logger: log, DataDir: e.DataDir()})
+	logs := app.NewLogBuffer(200)
+	log := slog.New(logs.Handler(g.logger().Handler(), slog.LevelInfo))
+	opts := httpapi.Options{Addr: addr, Token: tok, Logger: log, DataDir: e.DataDir()}
+	var a *app.App
+	if g.ui != nil {
+		a = app.New(e, app.Options{Token: tok, Logs: logs})
+		opts.UI = a.Handler(g.ui)
+	}
+	hs, err := httpapi.Listen(mcpserver.New(e, mcpserver.Options{Logger: log, NoLimits: os.Getenv("STRATA_MCP_RATE_LIMITS") == "off"}), opts)
+	if err != nil {
+		return nil, err
+	}
+	if a != nil {
+		a.SetMCP(hs.URL(), tok)
+		a.Startup(ctx)
+	}
+	return hs, nil
 }

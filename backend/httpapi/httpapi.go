@@ -85,6 +85,9 @@ type Options struct {
 	Logger  *slog.Logger
 	// DataDir, when set, receives EndpointFile while the server runs.
 	DataDir string
+	// UI, when set, is served at / for browsers (the same token, carried by a cookie that
+	// /?token=… sets).
+	UI http.Handler
 }
 
 // Server is a running loopback server.
@@ -137,7 +140,10 @@ func Listen(mcpSrv *server.MCPServer, opts Options) (*Server, error) {
 		server.WithStreamableHTTPLogger(opts.Logger),
 	)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", s.guard(s.mcp))
+	mux.Handle("/mcp", s.guard(s.mcp, false))
+	if opts.UI != nil {
+		mux.Handle("/", s.guard(opts.UI, true))
+	}
 	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn)}
 	if opts.DataDir != "" {
 		b, _ := json.Marshal(map[string]any{"url": s.URL(), "pid": os.Getpid()}) // strings and ints
@@ -156,6 +162,13 @@ func Listen(mcpSrv *server.MCPServer, opts Options) (*Server, error) {
 
 // URL is the MCP endpoint, e.g. http://127.0.0.1:47821/mcp.
 func (s *Server) URL() string { return "http://" + s.ln.Addr().String() + "/mcp" }
+
+// UIURL is the address a person opens in a browser: it carries the token once, which the
+// server exchanges for a cookie and removes from the address bar.
+func (s *Server) UIURL() string { return "http://" + s.ln.Addr().String() + "/?token=" + s.opts.Token }
+
+// cookieName carries the token for the browser UI.
+const cookieName = "strata_token"
 
 // Close stops accepting, closes MCP sessions, waits for handlers (up to 5 s) and removes the
 // endpoint file.
@@ -176,27 +189,60 @@ func (s *Server) Close() error {
 
 // guard admits only loopback peers carrying the bearer token, and refuses requests whose
 // Origin is not this server's (a web page the user visits must not drive the store: DNS
-// rebinding and cross-site requests). Clients that are not browsers send no Origin.
-func (s *Server) guard(next http.Handler) http.Handler {
+// rebinding and cross-site requests). Clients that are not browsers send no Origin. For the
+// browser UI (cookie true) the token may also come from the cookie that /?token=… sets.
+func (s *Server) guard(next http.Handler, cookie bool) http.Handler {
 	want := []byte("Bearer " + s.opts.Token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if host, _, err := net.SplitHostPort(r.RemoteAddr); err != nil || !net.ParseIP(host).IsLoopback() {
 			deny(w, http.StatusForbidden, "FORBIDDEN", "only this machine may connect", "")
 			return
 		}
-		if o := r.Header.Get("Origin"); o != "" && !s.sameOrigin(o) {
-			deny(w, http.StatusForbidden, "FORBIDDEN_ORIGIN", "requests from "+o+" are not allowed",
-				"Strata's MCP endpoint accepts no requests from web pages")
+		if !isLoopbackHost(r.Host) {
+			deny(w, http.StatusForbidden, "FORBIDDEN", "unexpected Host "+r.Host, "open Strata at 127.0.0.1")
 			return
 		}
-		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
+		if o := r.Header.Get("Origin"); o != "" && !s.sameOrigin(o) {
+			deny(w, http.StatusForbidden, "FORBIDDEN_ORIGIN", "requests from "+o+" are not allowed",
+				"Strata's endpoints accept no requests from other web pages")
+			return
+		}
+		ok := subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) == 1
+		if cookie && !ok {
+			if t := r.URL.Query().Get("token"); t != "" && subtle.ConstantTimeCompare([]byte(t), []byte(s.opts.Token)) == 1 {
+				http.SetCookie(w, &http.Cookie{Name: cookieName, Value: s.opts.Token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+				q := r.URL.Query()
+				q.Del("token")
+				r.URL.RawQuery = q.Encode()
+				http.Redirect(w, r, r.URL.String(), http.StatusSeeOther)
+				return
+			}
+			if c, err := r.Cookie(cookieName); err == nil && subtle.ConstantTimeCompare([]byte(c.Value), []byte(s.opts.Token)) == 1 {
+				ok = true
+			}
+		}
+		if !ok {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="strata"`)
 			deny(w, http.StatusUnauthorized, "UNAUTHORIZED", "a valid bearer token is required",
-				"send Authorization: Bearer <token>; the token is in the data folder's mcp-token file (`strata mcp config --http` prints it)")
+				"send Authorization: Bearer <token>; the token is in the data folder's mcp-token file (`strata mcp config --http` prints it; `strata serve` prints the browser address with it)")
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// isLoopbackHost: the Host header names this machine (DNS-rebinding defence for the UI too).
+func isLoopbackHost(hostport string) bool {
+	h, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		h = hostport
+	}
+	h = strings.Trim(h, "[]")
+	if h == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
 }
 
 // sameOrigin: the Origin is this server itself (127.0.0.1 or localhost, same port).

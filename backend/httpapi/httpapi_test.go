@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/http/cookiejar"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,7 +128,7 @@ func TestHTTPRules(t *testing.T) {
 		"basic auth":       {func(r *http.Request) { r.SetBasicAuth("a", tok) }, 401, "UNAUTHORIZED"},
 		"foreign origin":   {func(r *http.Request) { r.Header.Set("Origin", "https://evil.example") }, 403, "FORBIDDEN_ORIGIN"},
 		"other port":       {func(r *http.Request) { r.Header.Set("Origin", "http://127.0.0.1:1") }, 403, "FORBIDDEN_ORIGIN"},
-		"rebinding host":   {func(r *http.Request) { r.Host = "evil.example" }, 403, "Forbidden"},
+		"rebinding host":   {func(r *http.Request) { r.Host = "evil.example" }, 403, "FORBIDDEN"},
 		"null origin":      {func(r *http.Request) { r.Header.Set("Origin", "null") }, 403, "FORBIDDEN_ORIGIN"},
 		"origin, no token": {func(r *http.Request) { r.Header.Set("Origin", "https://evil.example"); r.Header.Del("Authorization") }, 403, "FORBIDDEN_ORIGIN"},
 	} {
@@ -145,6 +146,49 @@ func TestHTTPRules(t *testing.T) {
 	s.Close()
 	if _, err := os.Stat(filepath.Join(dir, httpapi.EndpointFile)); !os.IsNotExist(err) {
 		t.Fatal("the endpoint file outlived the server")
+	}
+}
+
+func TestBrowserUIToken(t *testing.T) {
+	dir := t.TempDir()
+	tok, _ := httpapi.LoadOrCreateToken(dir)
+	ui := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "UI "+r.URL.Path) })
+	s, err := httpapi.Listen(nil, httpapi.Options{Addr: "127.0.0.1:0", Token: tok, UI: ui})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar}
+	get := func(u string) (int, string) {
+		resp, err := c.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	base := strings.TrimSuffix(s.URL(), "/mcp")
+	if code, _ := get(base + "/"); code != 401 {
+		t.Fatalf("UI without token: %d", code)
+	}
+	if code, _ := get(base + "/?token=wrong"); code != 401 {
+		t.Fatalf("UI with a wrong token: %d", code)
+	}
+	if !strings.Contains(s.UIURL(), "token="+tok) {
+		t.Fatal(s.UIURL())
+	}
+	code, body := get(s.UIURL())
+	if code != 200 || body != "UI /" {
+		t.Fatalf("UI with the token: %d %q", code, body)
+	}
+	if code, body = get(base + "/api/Status"); code != 200 || body != "UI /api/Status" {
+		t.Fatalf("the cookie does not carry: %d %q", code, body)
+	}
+	// The cookie does not open /mcp: MCP clients use the bearer header.
+	if code, _ := get(s.URL()); code != 401 {
+		t.Fatalf("/mcp with only the cookie: %d", code)
 	}
 }
 
