@@ -4,46 +4,156 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"io/fs"
+	"log/slog"
 	"os"
+	"os/exec"
 	"runtime"
+	"sync"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
+	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/strata-app/strata/app"
 	"github.com/strata-app/strata/backend/engine"
 	"github.com/strata-app/strata/backend/errs"
+	"github.com/strata-app/strata/backend/httpapi"
+	"github.com/strata-app/strata/backend/mcpserver"
 	"github.com/strata-app/strata/cli"
 )
 
 // gui opens the desktop window: `strata` with no command runs it in desktop builds.
 var gui cli.GUIFunc = runDesktop
 
-// runDesktop opens the engine on dataDir and shows the Wails window until it is closed.
+// runDesktop opens the engine on dataDir, runs the same loop as `strata serve` (watcher, job
+// workers, embedder manager) and the MCP HTTP endpoint, and shows the window until it is
+// closed; then everything it started is stopped and awaited.
 func runDesktop(dataDir string) (err error) {
 	if !hasDisplay() {
 		// Without this check GTK aborts the process with a C-level message; say what to do instead.
 		return errs.New("NO_DISPLAY", "no graphical display found (neither DISPLAY nor WAYLAND_DISPLAY is set)").
-			WithHint("run Strata from a desktop session, or use the commands in `strata --help` (a browser UI via `strata serve` is coming)")
+			WithHint("run `strata serve` and open the address it prints in a browser, or use the commands in `strata --help`")
 	}
-	ctx := context.Background()
-	eng, err := engine.Open(ctx, engine.Config{DataDir: dataDir})
+	// WebKit names its storage folders after the program; "strata" would put them inside the
+	// default data folder (~/.local/share/strata).
+	setProgramName("strata-webview")
+	logs := app.NewLogBuffer(200)
+	level := slog.LevelWarn
+	if os.Getenv("STRATA_LOG") == "debug" { // what the Xvfb test reads; also handy when reporting a bug
+		level = slog.LevelDebug
+	}
+	log := slog.New(logs.Handler(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}), slog.LevelInfo))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	eng, err := engine.Open(ctx, engine.Config{DataDir: dataDir, Logger: log})
 	if err != nil {
 		return err
 	}
 	defer func() { err = errors.Join(err, eng.Close()) }()
 
-	a := app.New(eng)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer cancel()
+	wg.Add(2)
+	go func() { defer wg.Done(); _ = eng.Serve(ctx) }()
+	go func() { defer wg.Done(); _ = eng.Warm(ctx) }()
+
+	plat := &desktop{}
+	a := app.New(eng, app.Options{Platform: plat, Logs: logs, Logger: log})
+	ui, _ := fs.Sub(assets, "frontend/dist") // the embed directive guarantees the folder
+	if tok, err := httpapi.LoadOrCreateToken(eng.DataDir()); err != nil {
+		log.Error("MCP token", "err", err)
+	} else if hs, err := httpapi.Listen(mcpserver.New(eng, mcpserver.Options{Logger: log}),
+		httpapi.Options{Token: tok, Logger: log, DataDir: eng.DataDir(), UI: a.Handler(ui)}); err != nil {
+		log.Warn("MCP over HTTP not started (another Strata may serve it)", "err", err)
+	} else {
+		defer hs.Close()
+		a.SetMCP(hs.URL(), tok)
+	}
+
+	sum := sha256.Sum256([]byte(eng.DataDir()))
 	return wails.Run(&options.App{
 		Title:       "Strata",
-		Width:       1100,
-		Height:      760,
-		AssetServer: &assetserver.Options{Assets: assets},
-		OnStartup:   a.Startup,
+		Width:       1200,
+		Height:      800,
+		MinWidth:    760,
+		MinHeight:   520,
+		AssetServer: &assetserver.Options{Assets: ui},
+		OnStartup: func(wctx context.Context) {
+			plat.set(wctx)
+			a.Startup(wctx)
+			// Files and folders dropped from the OS arrive here with their real paths.
+			wruntime.OnFileDrop(wctx, func(_, _ int, paths []string) {
+				res, err := a.IngestPaths(paths)
+				if err != nil {
+					log.Error("ingest dropped files", "err", err)
+					return
+				}
+				wruntime.EventsEmit(wctx, "dropped", res)
+			})
+		},
+		OnShutdown:  a.Shutdown,
 		Bind:        []interface{}{a},
+		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},
+		// One window per data folder: a second launch raises the first (needs a D-Bus session).
+		SingleInstanceLock: &options.SingleInstanceLock{
+			UniqueId: "strata-" + hex.EncodeToString(sum[:8]),
+			OnSecondInstanceLaunch: func(options.SecondInstanceData) {
+				if c := plat.context(); c != nil {
+					wruntime.WindowUnminimise(c)
+					wruntime.WindowShow(c)
+				}
+			},
+		},
+		Linux: &linux.Options{Icon: appIcon, ProgramName: "strata-webview", WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
 	})
+}
+
+// desktop is app.Platform over the Wails runtime.
+type desktop struct {
+	mu  sync.Mutex
+	ctx context.Context
+}
+
+func (d *desktop) set(c context.Context) { d.mu.Lock(); d.ctx = c; d.mu.Unlock() }
+
+func (d *desktop) context() context.Context { d.mu.Lock(); defer d.mu.Unlock(); return d.ctx }
+
+func (d *desktop) PickFiles(context.Context) ([]string, error) {
+	return wruntime.OpenMultipleFilesDialog(d.context(), wruntime.OpenDialogOptions{Title: "Add documents to Strata"})
+}
+
+func (d *desktop) PickFolder(context.Context) (string, error) {
+	return wruntime.OpenDirectoryDialog(d.context(), wruntime.OpenDialogOptions{Title: "Watch a folder", CanCreateDirectories: false})
+}
+
+// OpenPath hands a file to the OS (BrowserOpenURL refuses file:// URLs).
+func (d *desktop) OpenPath(_ context.Context, path string) error {
+	opener := "xdg-open"
+	switch runtime.GOOS {
+	case "darwin":
+		opener = "open"
+	case "windows":
+		opener = "explorer"
+	}
+	cmd := exec.Command(opener, path)
+	if err := cmd.Start(); err != nil {
+		return errs.Wrap(errs.Internal, err, "cannot open %s: %v", path, err).WithHint("install xdg-utils, or open the file from your file manager")
+	}
+	go func() { _ = cmd.Wait() }() // reap the opener; it exits once it has handed the file over
+	return nil
+}
+
+func (d *desktop) Emit(_ context.Context, event string, data any) {
+	if c := d.context(); c != nil {
+		wruntime.EventsEmit(c, event, data)
+	}
 }
 
 // hasDisplay reports whether a window can be shown. On macOS and Windows there always is a

@@ -13,6 +13,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,10 +61,11 @@ type Platform interface {
 
 // Options configures an App.
 type Options struct {
-	Platform Platform   // nil in browser mode
-	MCPURL   string     // the running MCP HTTP endpoint ("" when not running)
-	Token    string     // its bearer token
-	Logs     *LogBuffer // recent log lines for the settings screen; nil: none
+	Platform Platform     // nil in browser mode
+	MCPURL   string       // the running MCP HTTP endpoint ("" when not running)
+	Token    string       // its bearer token
+	Logs     *LogBuffer   // recent log lines for the settings screen; nil: none
+	Logger   *slog.Logger // nil discards
 	// Executable is the strata binary AI clients launch for stdio ("" = this program).
 	Executable string
 }
@@ -220,7 +222,11 @@ func (a *App) Retry(id string) (*engine.IngestResult, error) { return a.eng.Retr
 
 // Search runs a search as `strata search --json` does.
 func (a *App) Search(r engine.SearchRequest) (*engine.SearchResponse, error) {
-	return a.eng.Search(a.c(), r)
+	res, err := a.eng.Search(a.c(), r)
+	if err == nil && a.opts.Logger != nil {
+		a.opts.Logger.Debug("search", "query", r.Query, "mode", res.Mode, "results", len(res.Results), "took_ms", res.TookMS)
+	}
+	return res, err
 }
 
 // Entity returns an entity's snapshot, at a time when at is set.

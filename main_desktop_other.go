@@ -1,0 +1,7 @@
+//go:build desktop && !linux
+
+package main
+
+func setProgramName(string) {}
+
+var appIcon []byte
