@@ -1,0 +1,186 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestDesktopWindowUnderXvfb launches the real desktop binary on a virtual display, checks
+// that a window titled "Strata" rendered (not blank), types a query with xdotool and sees the
+// window ask the engine and get results (the App logs each search at debug level) and the
+// picture change. Screenshots are kept in test-artifacts/. It needs what `make test` installs:
+// a C compiler, GTK 3 and WebKitGTK 4.1 headers, Xvfb, xdotool and ImageMagick.
+func TestDesktopWindowUnderXvfb(t *testing.T) {
+	for _, tool := range []string{"Xvfb", "xdotool", "import", "pkg-config"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s is missing: run `make test`, which installs the desktop test's packages", tool)
+		}
+	}
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "strata-desktop")
+	build := exec.Command("go", "build", "-tags", "desktop,production,webkit2_41", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=1")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("desktop build: %v\n%s", err, out)
+	}
+	art, _ := filepath.Abs("test-artifacts")
+	os.MkdirAll(art, 0o755)
+
+	// A document to find.
+	data := filepath.Join(tmp, "data")
+	doc := filepath.Join(tmp, "herons.md")
+	os.WriteFile(doc, []byte("# Heron survey\n\nThe grey heron colony by the river rose to 42 nests.\n"), 0o644)
+	env := append(os.Environ(), "HOME="+filepath.Join(tmp, "home"), "XDG_DATA_HOME=", "XDG_CACHE_HOME=", "STRATA_HOME=",
+		"OLLAMA_HOST=127.0.0.1:9", "WEBKIT_DISABLE_COMPOSITING_MODE=1", "WEBKIT_DISABLE_DMABUF_RENDERER=1", "STRATA_LOG=debug")
+	ing := exec.Command(bin, "--data", data, "ingest", "--wait", doc)
+	ing.Env = env
+	if out, err := ing.CombinedOutput(); err != nil {
+		t.Fatalf("ingest: %v\n%s", err, out)
+	}
+
+	display := startXvfb(t)
+	env = append(env, "DISPLAY="+display)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	app := exec.CommandContext(ctx, bin, "--data", data)
+	app.Env = env
+	var logs syncBuffer
+	app.Stderr, app.Stdout = &logs, &logs
+	if err := app.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { app.Process.Signal(os.Interrupt); app.Wait() }()
+
+	x := func(args ...string) string {
+		c := exec.Command("xdotool", args...)
+		c.Env = env
+		out, _ := c.Output()
+		return strings.TrimSpace(string(out))
+	}
+	var win string
+	for deadline := time.Now().Add(30 * time.Second); win == ""; {
+		if time.Now().After(deadline) {
+			t.Fatalf("no window titled Strata; output:\n%s", logs.String())
+		}
+		time.Sleep(200 * time.Millisecond)
+		win = strings.Fields(x("search", "--name", "^Strata$") + " ")[0]
+	}
+	time.Sleep(3 * time.Second) // let the page render
+	first := screenshot(t, env, filepath.Join(art, "desktop-1-window.png"))
+	if n := colours(first); n < 30 {
+		t.Fatalf("the window looks blank (%d colours); output:\n%s", n, logs.String())
+	}
+
+	x("windowactivate", "--sync", win)
+	x("mousemove", "--window", win, "600", "400", "click", "1")
+	x("key", "--window", win, "slash")
+	time.Sleep(300 * time.Millisecond)
+	x("type", "--window", win, "--delay", "60", "heron colony")
+	searched := regexp.MustCompile(`msg=search query="?heron colony"? mode=\w+ results=[1-9]`)
+	for deadline := time.Now().Add(15 * time.Second); !searched.MatchString(logs.String()); {
+		if time.Now().After(deadline) {
+			screenshot(t, env, filepath.Join(art, "desktop-2-no-results.png"))
+			t.Fatalf("typing in the window did not search with results; output:\n%s", logs.String())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	time.Sleep(800 * time.Millisecond)
+	second := screenshot(t, env, filepath.Join(art, "desktop-2-search.png"))
+	if diff := changed(first, second); diff < 0.01 {
+		t.Fatalf("the window did not change after the search (%.3f of pixels)", diff)
+	}
+}
+
+// startXvfb starts a virtual display on a free number and stops it at the end of the test.
+func startXvfb(t *testing.T) string {
+	for n := 90; n < 140; n++ {
+		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
+			continue
+		}
+		if _, err := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n)); err == nil {
+			continue
+		}
+		d := fmt.Sprintf(":%d", n)
+		cmd := exec.Command("Xvfb", d, "-screen", "0", "1280x800x24", "-nolisten", "tcp")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		for i := 0; i < 50; i++ {
+			if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
+				return d
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Fatalf("Xvfb %s did not start", d)
+	}
+	t.Fatal("no free X display number")
+	return ""
+}
+
+func screenshot(t *testing.T, env []string, path string) image.Image {
+	t.Helper()
+	c := exec.Command("import", "-window", "root", path)
+	c.Env = env
+	if out, err := c.CombinedOutput(); err != nil {
+		t.Fatalf("screenshot: %v %s", err, out)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
+
+// colours counts distinct colours (a blank or single-colour window has very few).
+func colours(img image.Image) int {
+	seen := map[uint32]bool{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y += 2 {
+		for x := b.Min.X; x < b.Max.X; x += 2 {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			seen[(r>>8)<<16|(g>>8)<<8|bl>>8] = true
+		}
+	}
+	return len(seen)
+}
+
+// changed is the fraction of pixels that differ between two screenshots.
+func changed(a, b image.Image) float64 {
+	bd := a.Bounds()
+	var diff, total int
+	for y := bd.Min.Y; y < bd.Max.Y; y += 2 {
+		for x := bd.Min.X; x < bd.Max.X; x += 2 {
+			total++
+			if a.At(x, y) != b.At(x, y) {
+				diff++
+			}
+		}
+	}
+	return float64(diff) / float64(total)
+}
+
+// syncBuffer is a bytes.Buffer safe for the process's writer and the test's reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) { s.mu.Lock(); defer s.mu.Unlock(); return s.b.Write(p) }
+func (s *syncBuffer) String() string              { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }

@@ -1,0 +1,122 @@
+// End-to-end: a real `strata serve` (browser mode) driven by a real Chromium. A person uploads
+// a document, watches it reach "analyzed", finds it through search, opens an entity and a
+// field's provenance, and sees the embedder card say the static fallback is in use.
+// Screenshots of every screen are kept in tests/e2e/artifacts/.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const artifacts = join(here, "artifacts");
+mkdirSync(artifacts, { recursive: true });
+
+let server, browser, page, uiURL;
+const data = mkdtempSync(join(tmpdir(), "strata-e2e-"));
+
+before(async () => {
+  // Ollama is pointed at a closed port: the embedder card must say "fallback".
+  server = spawn(join(here, ".bin", "strata"), ["serve", "--data", data, "--mcp-addr", "127.0.0.1:0"], {
+    env: { ...process.env, OLLAMA_HOST: "127.0.0.1:9" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  uiURL = await new Promise((resolve, reject) => {
+    let err = "";
+    const timer = setTimeout(() => reject(new Error("serve did not print its address:\n" + err)), 20000);
+    server.stderr.on("data", (b) => {
+      err += b;
+      const m = err.match(/open (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+) in a browser/);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    server.on("exit", (code) => reject(new Error(`serve exited ${code}:\n${err}`)));
+  });
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on("pageerror", (e) => console.error("page error:", e.message));
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill("SIGINT");
+});
+
+const shot = (name) => page.screenshot({ path: join(artifacts, name + ".png"), fullPage: true });
+const byId = (id) => page.locator(`[data-testid="${id}"]`);
+
+test("the UI opens with the token and drops it from the address", async () => {
+  await page.goto(uiURL);
+  assert.equal(await page.title(), "Strata");
+  assert.ok(!page.url().includes("token="), page.url());
+  await byId("nav-library").waitFor();
+  await shot("1-empty-library");
+});
+
+test("upload a document and watch it reach analyzed", async () => {
+  const file = join(data, "..", `heron-survey-${process.pid}.md`);
+  writeFileSync(file, `# Heron survey 2025
+
+Counted by Ada Lovelace (ada@example.com) on 2025-05-14.
+
+The grey heron colony by the river rose to 42 nests this spring.
+Funding: €1,250.00 from the county.
+`);
+  await byId("file-input").setInputFiles(file);
+  const row = page.locator('[data-testid="doc-row"][data-status="analyzed"]');
+  await row.first().waitFor({ timeout: 30000 });
+  assert.match(await row.first().innerText(), /Heron survey/);
+  await byId("overview-chart").waitFor();
+  await shot("2-library-analyzed");
+});
+
+test("find it through search, with highlights and a citation", async () => {
+  await page.keyboard.press("/");
+  const input = byId("search-input");
+  await input.waitFor();
+  await input.fill("heron colony");
+  const result = byId("search-result").first();
+  await result.waitFor({ timeout: 10000 });
+  assert.match(await result.innerText(), /Heron survey/);
+  assert.ok((await result.locator("mark").count()) > 0, "matched words are highlighted");
+  assert.match(await result.innerText(), /:\d+/, "the result cites path:line");
+  await shot("3-search");
+  await result.click();
+  await byId("document-view").waitFor();
+  await byId("document-text").waitFor();
+  assert.match(await byId("document-text").innerText(), /42 nests/);
+  await shot("4-document");
+});
+
+test("open an entity and a field's provenance", async () => {
+  const link = byId("entity-link").first();
+  await link.waitFor({ timeout: 10000 });
+  await link.click();
+  await byId("entity-view").waitFor();
+  const field = byId("field-row").first();
+  await field.waitFor();
+  await field.click();
+  const prov = byId("provenance-panel");
+  await prov.waitFor({ timeout: 10000 });
+  assert.match(await prov.innerText(), /obs_|observation/i);
+  await shot("5-entity-provenance");
+  await page.keyboard.press("Escape");
+});
+
+test("the embedder card says the static fallback is in use", async () => {
+  await byId("nav-settings").click();
+  const card = byId("embedder-card");
+  await card.waitFor();
+  assert.match(await card.innerText(), /fallback/i);
+  assert.match(await card.innerText(), /ollama pull nomic-embed-text/);
+  assert.match(await byId("mcp-url").innerText(), /http:\/\/127\.0\.0\.1:\d+\/mcp/);
+  await shot("6-settings");
+});
