@@ -1,0 +1,64 @@
+// The store's status, kept fresh: pushed by the desktop window ("status" events), polled every
+// second in a browser while the tab is visible.
+
+import { api, isDesktop, on } from './api';
+import { queueState, type QueueState } from './phases';
+import type { Status } from './types';
+
+class StatusStore {
+  current = $state<Status | null>(null);
+  error = $state<string>('');
+  queue = $state<QueueState>(queueState({}));
+  /** Bumped whenever the status changes: screens reload their lists on it. */
+  version = $state(0);
+
+  private last = '';
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private started = false;
+
+  set(s: Status) {
+    const key = JSON.stringify(s);
+    if (key === this.last) return;
+    this.last = key;
+    this.current = s;
+    this.queue = queueState(s.jobs, this.queue.peak);
+    this.error = '';
+    this.version++;
+  }
+
+  async refresh() {
+    try {
+      this.set(await api.status());
+    } catch (e) {
+      this.error = e instanceof Error ? e.message : String(e);
+    }
+  }
+
+  start() {
+    if (this.started) return;
+    this.started = true;
+    void this.refresh();
+    if (isDesktop()) {
+      on<Status>('status', (s) => s && this.set(s));
+      return;
+    }
+    const poll = () => {
+      if (this.timer !== undefined) return;
+      this.timer = setInterval(() => void this.refresh(), 1000);
+    };
+    const stop = () => {
+      if (this.timer !== undefined) clearInterval(this.timer);
+      this.timer = undefined;
+    };
+    document.addEventListener('visibilitychange', () => {
+      if (document.hidden) stop();
+      else {
+        void this.refresh();
+        poll();
+      }
+    });
+    if (!document.hidden) poll();
+  }
+}
+
+export const status = new StatusStore();

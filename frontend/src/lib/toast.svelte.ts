@@ -1,0 +1,48 @@
+// Short-lived messages in the corner: results of actions, and errors with their hint.
+
+import { toApiError } from './errors';
+
+export interface Toast {
+  id: number;
+  kind: 'info' | 'success' | 'error';
+  title: string;
+  body?: string;
+  hint?: string;
+}
+
+let next = 1;
+
+class Toasts {
+  list = $state<Toast[]>([]);
+
+  push(t: Omit<Toast, 'id'>, ms = t.kind === 'error' ? 9000 : 4500): number {
+    const id = next++;
+    this.list = [...this.list.slice(-4), { ...t, id }];
+    if (ms > 0) setTimeout(() => this.dismiss(id), ms);
+    return id;
+  }
+
+  info(title: string, body?: string) {
+    return this.push({ kind: 'info', title, body });
+  }
+
+  success(title: string, body?: string) {
+    return this.push({ kind: 'success', title, body });
+  }
+
+  /** Shows an error (any rejection) with its code and hint. */
+  error(e: unknown, title?: string) {
+    const err = toApiError(e);
+    return this.push({ kind: 'error', title: title ?? err.message, body: title ? err.message : undefined, hint: err.hint });
+  }
+
+  dismiss(id: number) {
+    this.list = this.list.filter((t) => t.id !== id);
+  }
+
+  clear() {
+    this.list = [];
+  }
+}
+
+export const toasts = new Toasts();
