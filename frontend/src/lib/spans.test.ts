@@ -86,9 +86,9 @@ describe('annotateChunk', () => {
     expect(date?.ann?.kind).toBe('date');
   });
 
-  it('the first span over the same bytes wins; the other becomes a marker', () => {
+  it('over the same bytes the entity link wins; the other becomes a marker', () => {
     const l6 = lines[5];
-    expect(l6.segments.filter((s) => s.ann).map((s) => [s.text, s.ann!.kind])).toEqual([['billing@acme.example', 'email']]);
+    expect(l6.segments.filter((s) => s.ann).map((s) => [s.text, s.ann!.kind])).toEqual([['billing@acme.example', 'person']]);
     expect(l6.markers.map((m) => m.kind).sort()).toEqual(['email', 'person']);
   });
 

@@ -117,7 +117,8 @@ export function annotations(observations: Observation[], documentEntityId = ''):
 /**
  * Splits a chunk into numbered lines with the annotations that fall in it: inline where the
  * bytes are known (and for a span with only a start, where its label is found right there),
- * else as a gutter marker on its line. Overlapping inline spans: the earlier one wins.
+ * else as a gutter marker on its line. Overlapping inline spans: the earlier one wins, and at
+ * the same start the one linked to an entity.
  */
 export function annotateChunk(chunk: Pick<Chunk, 'text' | 'byte_start' | 'byte_end' | 'line_start'>, anns: Annotation[]): TextLine[] {
   const text = chunk.text ?? '';
@@ -169,7 +170,9 @@ export function annotateChunk(chunk: Pick<Chunk, 'text' | 'byte_start' | 'byte_e
       }
     }
   }
-  ranged.sort((x, y) => x.start - y.start || y.end - x.end);
+  // Where spans overlap, the earlier one wins; at the same place, the one linked to an entity
+  // (a person rather than the bare e-mail finding), then the longer one.
+  ranged.sort((x, y) => x.start - y.start || Number(!!y.ann.entityId) - Number(!!x.ann.entityId) || y.end - x.end);
 
   const lines: TextLine[] = [];
   let offset = 0;
