@@ -1,12 +1,13 @@
 # Strata — the two commands a new machine needs are `make run` and `make test`.
-# Needs Go (1.26+); everything else is fetched by the Go toolchain.
+# Needs Go (1.26+) on Debian/Ubuntu; system packages (GTK/WebKit, Node.js, Xvfb, Chromium) are
+# installed with apt-get when missing, Go modules and npm packages by their tools.
 
 GO      ?= go
 BIN     := bin/strata
 DATA    ?=
 DATAFLAG = $(if $(DATA),--data $(DATA),)
 
-.PHONY: run build app test vet fmt-check fuzz bench clean check-go deps-test
+.PHONY: run build app frontend test vet fmt-check fuzz bench clean check-go deps-test deps-app
 
 # Debian/Ubuntu packages are installed with apt-get (through sudo unless already root).
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -15,30 +16,48 @@ APT     := $(SUDO) sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive a
 check-go:
 	@command -v $(GO) >/dev/null 2>&1 || { echo "Go is not installed: see https://go.dev/doc/install (Go 1.26 or newer)"; exit 1; }
 
-## build: the headless binary (no cgo, no build tags)
+## build: the headless binary (no cgo, no build tags): the CLI, MCP and the browser UI
 build: check-go
 	CGO_ENABLED=0 $(GO) build -o $(BIN) .
 
-## run: build and start Strata. Until the desktop window lands this shows the CLI's help and
-## the store's status; DATA=dir picks a data folder (default ~/.local/share/strata).
-run: build
-	@./$(BIN) $(DATAFLAG) --help
-	@echo
-	@./$(BIN) $(DATAFLAG) status
+## deps-app: what the desktop build needs: GTK 3 / WebKitGTK 4.1 headers, pkg-config, a C
+## compiler, Node.js and npm (the frontend). Installed with apt-get when missing.
+deps-app:
+	@pkg-config --exists gtk+-3.0 webkit2gtk-4.1 2>/dev/null && command -v gcc >/dev/null && command -v node >/dev/null && command -v npm >/dev/null \
+		|| $(APT) libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config gcc libc6-dev nodejs npm
 
-## app: the desktop binary (needs libgtk-3-dev and libwebkit2gtk-4.1-dev)
-app: check-go
+## frontend: the UI (Svelte + Vite) → frontend/dist, which every binary embeds
+frontend: deps-app
+	@[ -d frontend/node_modules ] || npm ci --prefix frontend --no-audit --no-fund
+	npm --prefix frontend run build
+
+## app: the desktop binary: `bin/strata-desktop` with no command opens the window; with a
+## command it is the same CLI as bin/strata
+app: check-go frontend
 	CGO_ENABLED=1 $(GO) build -tags desktop,production,webkit2_41 -o bin/strata-desktop .
+
+## run: build and start Strata: the window when there is a display, else `serve` (open the
+## address it prints in a browser). DATA=dir picks a data folder (default ~/.local/share/strata).
+run: app
+	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then ./bin/strata-desktop $(DATAFLAG); \
+	else echo "No display: serving the UI to a browser instead (Ctrl-C to stop)."; ./bin/strata-desktop $(DATAFLAG) serve; fi
 
 ## test: every test, plus formatting, vet and a short run of each fuzz target
 test: check-go deps-test fmt-check vet
 	$(GO) test -count=1 ./...
+	npm --prefix frontend test
+	npm --prefix tests/e2e test
 	$(MAKE) --no-print-directory fuzz FUZZTIME=8s
 
-## deps-test: what tests need besides Go: Node.js and npm (the MCP TypeScript SDK test)
-deps-test:
-	@command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || $(APT) nodejs npm
+## deps-test: what tests need besides Go: the desktop build's packages, Xvfb and xdotool (the
+## window test), Chromium (browser tests), and the npm packages of the frontend and test suites
+deps-test: deps-app
+	@command -v Xvfb >/dev/null && command -v xdotool >/dev/null && command -v import >/dev/null && command -v chromium >/dev/null && command -v dbus-run-session >/dev/null \
+		|| $(APT) xvfb xauth xdotool imagemagick chromium dbus fonts-dejavu-core
 	@[ -d tests/mcp-ts/node_modules/@modelcontextprotocol/sdk ] || npm ci --prefix tests/mcp-ts --no-audit --no-fund
+	@[ -d frontend/node_modules ] || npm ci --prefix frontend --no-audit --no-fund
+	@[ -d tests/e2e/node_modules ] || npm ci --prefix tests/e2e --no-audit --no-fund
+	npm --prefix frontend run build
 
 FUZZTIME ?= 30s
 ## fuzz: the readers, the chunker and the heuristics against generated input
