@@ -18,6 +18,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/strata-app/strata/app"
 	"github.com/strata-app/strata/backend/engine"
 	"github.com/strata-app/strata/backend/errs"
 )
@@ -45,6 +46,7 @@ type globals struct {
 	maxMB   int
 	io      IO
 	ui      fs.FS
+	logs    *app.LogBuffer // set by long-running commands: recent lines for the UI
 }
 
 // Main runs the CLI with args (without the program name) and returns the exit code.
@@ -138,7 +140,11 @@ func (g *globals) logger() *slog.Logger {
 	if g.verbose {
 		level = slog.LevelDebug
 	}
-	return slog.New(slog.NewTextHandler(g.io.Err, &slog.HandlerOptions{Level: level}))
+	h := slog.Handler(slog.NewTextHandler(g.io.Err, &slog.HandlerOptions{Level: level}))
+	if g.logs != nil {
+		h = g.logs.Handler(h, slog.LevelInfo)
+	}
+	return slog.New(h)
 }
 
 // open opens the engine for one command; the caller closes it.

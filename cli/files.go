@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -338,6 +337,7 @@ func serveCmd(g *globals) *cobra.Command {
 		Args:  exactArgs(0, "no arguments"),
 		RunE: func(c *cobra.Command, _ []string) error {
 			ctx := c.Context()
+			g.logs = app.NewLogBuffer(200) // the engine's and the server's lines, for the settings screen
 			e, err := g.open(ctx)
 			if err != nil {
 				return err
@@ -378,12 +378,11 @@ func (g *globals) listenMCP(ctx context.Context, e *engine.Engine, addr string) 
 	if err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "%v", err)
 	}
-	logs := app.NewLogBuffer(200)
-	log := slog.New(logs.Handler(g.logger().Handler(), slog.LevelInfo))
+	log := g.logger()
 	opts := httpapi.Options{Addr: addr, Token: tok, Logger: log, DataDir: e.DataDir()}
 	var a *app.App
 	if g.ui != nil {
-		a = app.New(e, app.Options{Token: tok, Logs: logs})
+		a = app.New(e, app.Options{Token: tok, Logs: g.logs, Logger: log})
 		opts.UI = a.Handler(g.ui)
 	}
 	hs, err := httpapi.Listen(mcpserver.New(e, mcpserver.Options{Logger: log, NoLimits: os.Getenv("STRATA_MCP_RATE_LIMITS") == "off"}), opts)
