@@ -102,7 +102,8 @@ Run with no command to open the desktop window (in builds that have one).`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if gui == nil {
 				fmt.Fprintln(g.io.Err, "This strata binary was built without the desktop window (build it with `make app`).")
-				fmt.Fprintln(g.io.Err, "Use the commands below; `strata status` shows what the store holds.")
+				fmt.Fprintln(g.io.Err, "Run `strata serve` and open the address it prints in a browser for the same UI,")
+				fmt.Fprintln(g.io.Err, "or use the commands below; `strata status` shows what the store holds.")
 				fmt.Fprintln(g.io.Err)
 				return cmd.Help()
 			}
