@@ -13,10 +13,39 @@ import (
 // No character the user types can reach FTS5's query syntax unquoted. It returns "" when the
 // query has no searchable word.
 func MatchExpr(q string) string {
-	if e := matchExpr(q, true); e != "" {
-		return e
+	return joinTerms(queryTerms(q))
+}
+
+// queryTerm is one ORed part of a keyword query: a word or a quoted phrase, lower-cased, whose
+// last word may match as a prefix.
+type queryTerm struct {
+	text   string // words joined by single spaces
+	prefix bool
+}
+
+// expr is the term as a quoted FTS5 string (a phrase if it has several words).
+func (t queryTerm) expr() string {
+	e := `"` + strings.ReplaceAll(t.text, `"`, `""`) + `"`
+	if t.prefix {
+		e += "*"
 	}
-	return matchExpr(q, false) // a query of nothing but common words still searches for them
+	return e
+}
+
+func joinTerms(terms []queryTerm) string {
+	parts := make([]string, len(terms))
+	for i, t := range terms {
+		parts[i] = t.expr()
+	}
+	return strings.Join(parts, " OR ")
+}
+
+// queryTerms splits a query into its terms, common words left out unless nothing else is left.
+func queryTerms(q string) []queryTerm {
+	if t := splitTerms(q, true); len(t) > 0 {
+		return t
+	}
+	return splitTerms(q, false) // a query of nothing but common words still searches for them
 }
 
 // stopWords are left out of keyword queries: in a question such as "can I sell software that
@@ -35,9 +64,8 @@ func init() {
 	}
 }
 
-func matchExpr(q string, dropStop bool) string {
-	var parts []string
-	quote := func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+func splitTerms(q string, dropStop bool) []queryTerm {
+	var terms []queryTerm
 	segs := strings.Split(q, `"`)
 	for i, seg := range segs {
 		words := words(seg)
@@ -45,22 +73,18 @@ func matchExpr(q string, dropStop bool) string {
 			continue
 		}
 		if i%2 == 1 && i < len(segs)-1 { // inside a closed pair of quotes: a phrase
-			parts = append(parts, quote(strings.Join(words, " ")))
+			terms = append(terms, queryTerm{text: strings.Join(words, " ")})
 			continue
 		}
 		for j, w := range words {
 			if dropStop && stopWords[w] {
 				continue
 			}
-			term := quote(w)
 			last := i == len(segs)-1 && j == len(words)-1
-			if last && !strings.HasSuffix(q, " ") && len([]rune(w)) >= 2 {
-				term += "*"
-			}
-			parts = append(parts, term)
+			terms = append(terms, queryTerm{text: w, prefix: last && !strings.HasSuffix(q, " ") && len([]rune(w)) >= 2})
 		}
 	}
-	return strings.Join(parts, " OR ")
+	return terms
 }
 
 // words splits text into lower-case words of letters and digits.

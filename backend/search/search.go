@@ -130,16 +130,14 @@ func (s *Searcher) Search(ctx context.Context, q Query) (*Response, error) {
 		return weight * (score - worst) / (best - worst)
 	}
 	if useKeyword {
-		if match := MatchExpr(q.Text); match != "" {
-			hits, err := store.KeywordSearch(ctx, s.DB.Reader(), match, q.Filter, depth)
-			if err != nil {
-				return nil, err
-			}
-			for rank, h := range hits {
-				c := &cand{hit: h, modes: map[string]float64{ModeKeyword: round(h.Score)}}
-				c.score = contrib(w.Keyword, rank, h.Score, hits[0].Score, hits[len(hits)-1].Score)
-				cands[h.ChunkRowID] = c
-			}
+		hits, err := keywordSearch(ctx, s.DB.Reader(), q.Text, q.Filter, depth, defaultKeywordBudget)
+		if err != nil {
+			return nil, err
+		}
+		for rank, h := range hits {
+			c := &cand{hit: h, modes: map[string]float64{ModeKeyword: round(h.Score)}}
+			c.score = contrib(w.Keyword, rank, h.Score, hits[0].Score, hits[len(hits)-1].Score)
+			cands[h.ChunkRowID] = c
 		}
 	}
 	if useVector {
