@@ -2,8 +2,11 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"maps"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/strata-app/strata/backend/store"
@@ -96,8 +99,9 @@ type Searcher struct {
 	Vectors Vectors // nil: keyword only
 }
 
-// Search runs q. Keyword and vector candidates are gathered (more than asked, so fusion has
-// room), fused by weighted reciprocal rank, and ordered by score, ties by chunk ID.
+// Search runs q. Keyword and vector candidates are gathered side by side (more than asked, so
+// fusion has room), fused (weighted, or by reciprocal rank), and ordered by score, ties by
+// chunk ID.
 func (s *Searcher) Search(ctx context.Context, q Query) (*Response, error) {
 	start := time.Now()
 	resp := &Response{Mode: q.Mode, Results: []Result{}}
@@ -129,32 +133,64 @@ func (s *Searcher) Search(ctx context.Context, q Query) (*Response, error) {
 		}
 		return weight * (score - worst) / (best - worst)
 	}
+	// The two halves run side by side (one core each on a small machine): the vector half,
+	// including loading the chunks it found, in a goroutine this call owns and waits for; a
+	// failure of either cancels the other.
+	hctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		vhits  []VectorHit
+		loaded map[int64]store.SearchHit
+		verr   error
+		wg     sync.WaitGroup
+	)
+	if useVector {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			vhits, verr = s.Vectors.Search(hctx, q.Text, depth*2) // filters apply after: fetch more
+			if verr != nil {
+				verr = fmt.Errorf("vector search: %w", verr)
+				cancel()
+				return
+			}
+			// Fusion takes the first depth hits that pass the filters: load those, and more
+			// only if some did not pass.
+			loaded = map[int64]store.SearchHit{}
+			for from := 0; from < len(vhits) && len(loaded) < depth; {
+				to := min(len(vhits), from+depth-len(loaded))
+				ids := make([]int64, 0, to-from)
+				for _, v := range vhits[from:to] {
+					ids = append(ids, v.RowID)
+				}
+				part, err := store.HitsByRowID(hctx, s.DB.Reader(), ids, q.Filter)
+				if err != nil {
+					verr = err
+					cancel()
+					return
+				}
+				maps.Copy(loaded, part)
+				from = to
+			}
+		}()
+	}
+	var khits []store.SearchHit
+	var kerr error
 	if useKeyword {
-		hits, err := keywordSearch(ctx, s.DB.Reader(), q.Text, q.Filter, depth, defaultKeywordBudget)
-		if err != nil {
-			return nil, err
-		}
-		for rank, h := range hits {
-			c := &cand{hit: h, modes: map[string]float64{ModeKeyword: round(h.Score)}}
-			c.score = contrib(w.Keyword, rank, h.Score, hits[0].Score, hits[len(hits)-1].Score)
-			cands[h.ChunkRowID] = c
+		if khits, kerr = keywordSearch(hctx, s.DB.Reader(), q.Text, q.Filter, depth, defaultKeywordBudget); kerr != nil {
+			cancel()
 		}
 	}
+	wg.Wait()
+	if err := firstCause(ctx, kerr, verr); err != nil {
+		return nil, err
+	}
+	for rank, h := range khits {
+		c := &cand{hit: h, modes: map[string]float64{ModeKeyword: round(h.Score)}}
+		c.score = contrib(w.Keyword, rank, h.Score, khits[0].Score, khits[len(khits)-1].Score)
+		cands[h.ChunkRowID] = c
+	}
 	if useVector {
-		vhits, err := s.Vectors.Search(ctx, q.Text, depth*2) // filters apply after: fetch more
-		if err != nil {
-			return nil, fmt.Errorf("vector search: %w", err)
-		}
-		var missing []int64
-		for _, v := range vhits {
-			if _, ok := cands[v.RowID]; !ok {
-				missing = append(missing, v.RowID)
-			}
-		}
-		loaded, err := store.HitsByRowID(ctx, s.DB.Reader(), missing, q.Filter)
-		if err != nil {
-			return nil, err
-		}
 		rank := 0
 		best, worst := 0.0, 0.0
 		if len(vhits) > 0 {
@@ -221,6 +257,22 @@ func (s *Searcher) Search(ctx context.Context, q Query) (*Response, error) {
 	}
 	resp.TookMS = float64(time.Since(start).Microseconds()) / 1000
 	return resp, nil
+}
+
+// firstCause picks the error to report when halves ran side by side: not a cancellation that
+// the other half's failure caused (unless the caller cancelled).
+func firstCause(ctx context.Context, errs ...error) error {
+	var cancelled error
+	for _, err := range errs {
+		switch {
+		case err == nil:
+		case errors.Is(err, context.Canceled) && ctx.Err() == nil:
+			cancelled = err
+		default:
+			return err
+		}
+	}
+	return cancelled
 }
 
 func round(f float64) float64 { return float64(int64(f*10000+0.5)) / 10000 }
