@@ -10,6 +10,7 @@ require (
 	github.com/ledongthuc/pdf v0.0.0-20260907135840-6c8c28e0e8a0
 	github.com/ollama/ollama v0.34.4
 	github.com/pelletier/go-toml/v2 v2.4.3
+	github.com/philippgille/chromem-go v0.7.0
 	github.com/spf13/cobra v1.10.2
 	github.com/wailsapp/wails/v2 v2.16.0
 	golang.org/x/net v0.56.0

@@ -1,6 +1,5 @@
-// Package search answers queries over the store: keyword (FTS5 BM25) and vector (an exact
-// in-memory index, cosine) side by side, fused, with every result citing document, path,
-// lines or page.
+// Package search answers queries over the store: keyword (FTS5 BM25) and vector (chromem-go,
+// cosine) side by side, fused, with every result citing document, path, lines or page.
 package search
 
 import (
