@@ -81,8 +81,8 @@ func TestMergePoliciesAndAt(t *testing.T) {
 			t.Errorf("%s = %s, want %s", f, got, v)
 		}
 	}
-	if s.ObservationCount != 3 || !strings.HasPrefix(s.LastObservationAt, "2025-03-10") || s.SchemaVersion != "2.0" {
-		t.Errorf("count %d last %s schema %s", s.ObservationCount, s.LastObservationAt, s.SchemaVersion)
+	if s.ObservationCount != 3 || s.LastObservationAt == nil || !strings.HasPrefix(*s.LastObservationAt, "2025-03-10") || s.SchemaVersion != "2.0" {
+		t.Errorf("count %d last %v schema %s", s.ObservationCount, s.LastObservationAt, s.SchemaVersion)
 	}
 
 	// The snapshot as of mid-February excludes the March observation.

@@ -178,6 +178,7 @@ export interface Observation {
   entity_type: string;
   schema_version: string;
   source_payload_id: string;
+  source_record_id: string;
   document_id?: string;
   extractor: string;
   observed_at: string;
@@ -257,7 +258,7 @@ export interface Snapshot {
   provenance: Record<string, string>;
   computed_at: string;
   observation_count: number;
-  last_observation_at: string;
+  last_observation_at: string | null;
   at?: string;
 }
 
@@ -285,11 +286,18 @@ export interface FieldProvenance {
   source_observation: {
     id: string;
     source_payload_id: string;
+    source_record_id: string;
     extractor: string;
     observed_at: string;
     specificity_score: number;
     source_priority: number;
     span?: Span | null;
+  };
+  source_record: {
+    id: string;
+    type: string;
+    file_urls: string[];
+    created_at: string;
   };
   source_payload: {
     payload_id: string;
