@@ -257,7 +257,7 @@ func TestRelationshipsAndCycles(t *testing.T) {
 	_, err = e.ListRelationships(ctx, a, "sideways", "", 0, 0)
 	wantCode(t, err, errs.Validation)
 	_, err = e.ListRelationships(ctx, a, "both", "LIKES", 0, 0)
-	wantCode(t, err, errs.Validation)
+	wantCode(t, err, errs.InvalidRelationshipType)
 	_, err = e.ListRelationships(ctx, "ent_000000000000000000000000", "", "", 0, 0)
 	wantCode(t, err, errs.EntityNotFound)
 }
