@@ -124,7 +124,7 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 	if err != nil {
 		var se *spec.Error
 		if errors.As(err, &se) {
-			ee := errs.Wrap(errs.SpecInvalid, err, "%s", se.Error()).With("file", se.File).
+			ee := errs.Wrap(errs.SpecInvalid, err, "%s", se.Error()).With("file", se.File).With("line", se.Line).
 				WithHint("fix or remove the spec file; Strata will not start with a broken spec")
 			if se.Field != "" {
 				ee.With("field", se.Field)
