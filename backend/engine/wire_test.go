@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/strata-app/strata/backend/engine"
 	"github.com/strata-app/strata/backend/errs"
 )
 
@@ -131,5 +132,88 @@ func TestUnknownRelationshipTypeSameCodeEverywhere(t *testing.T) {
 	ee := wantCode(t, err, errs.InvalidRelationshipType)
 	if ee.Details["field"] != "relationship_type" {
 		t.Fatalf("details should name the field: %v", ee.Details)
+	}
+}
+
+// TestPageLimitRule: the page-size rule of limit.go. A JSON limit (MCP, HTTP, the desktop app's
+// request objects) of 0 or below is refused naming `limit`; omitted or null is the default.
+func TestPageLimitRule(t *testing.T) {
+	e := open(t)
+	ctx := context.Background()
+	for _, raw := range []string{`{"query": "x", "limit": 0}`, `{"query": "x", "limit": -3}`} {
+		var r engine.SearchRequest
+		ee := wantCode(t, json.Unmarshal([]byte(raw), &r), errs.Validation)
+		if ee.Details["field"] != "limit" {
+			t.Fatalf("%s: details %v", raw, ee.Details)
+		}
+		var q engine.DocumentQuery
+		wantCode(t, json.Unmarshal([]byte(strings.Replace(raw, `"query": "x", `, "", 1)), &q), errs.Validation)
+	}
+	for raw, want := range map[string]int{`{}`: 100, `{"limit": null}`: 100, `{"limit": 7}`: 7} {
+		var q engine.DocumentQuery
+		if err := json.Unmarshal([]byte(raw), &q); err != nil {
+			t.Fatalf("%s: %v", raw, err)
+		}
+		page, err := e.QueryDocuments(ctx, q)
+		if err != nil || page.Limit != want {
+			t.Fatalf("%s: limit %v, want %d (%v)", raw, page, want, err)
+		}
+	}
+	wantCode(t, engine.CheckLimit(0), errs.Validation)
+	if err := engine.CheckLimit(1); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestInputKindsListEveryShape: discovery (seed 000) lists content, extract-file, the payload
+// envelope, every capability with its body and bare-JSON match keys, and every semantic spec
+// with the fields its capability requires — including specs a user adds.
+func TestInputKindsListEveryShape(t *testing.T) {
+	dir := t.TempDir()
+	mkfile(t, filepath.Join(dir, "specs/capabilities/store_book.yaml"), "capability: me:store_book:v1\nbody: {required: [isbn], fields: {isbn: string, title: string}}\n"+
+		"match: {required: [isbn]}\nentities: [{name: book, type: note, key: [isbn], label: title, fields: {title: title}}]\n")
+	e := open(t, withDir(dir))
+	st, err := e.Status(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]engine.InputKind{}
+	var order []string
+	for _, k := range st.InputKinds {
+		byID[k.ID] = k
+		order = append(order, k.ID)
+	}
+	if strings.Join(order[:3], ",") != "content,extract-file,payload" {
+		t.Fatalf("order: %v", order)
+	}
+	if c := byID["content"]; strings.Join(c.RequiredOneOf, ",") != "text,annotation" {
+		t.Fatalf("content: %+v", c)
+	}
+	if f := byID["extract-file"]; strings.Join(f.RequiredFields, ",") != "file_path" {
+		t.Fatalf("extract-file: %+v", f)
+	}
+	for _, id := range st.Capabilities {
+		k, ok := byID[id]
+		if !ok || k.Kind != "payload" || k.InputKind != id || k.Body == nil {
+			t.Fatalf("capability %s missing or incomplete: %+v", id, k)
+		}
+	}
+	book := byID["me:store_book:v1"]
+	if strings.Join(book.Body.Required, ",") != "isbn" || book.Body.Fields["title"] != "string" || strings.Join(book.MatchFields, ",") != "isbn" ||
+		!strings.HasSuffix(book.SpecFile, "store_book.yaml") {
+		t.Fatalf("user capability: %+v", book)
+	}
+	inv := byID["strata:semantic:invoice:v1"]
+	if inv.Kind != "semantic" || inv.Capability != "strata:store_invoice:v1" || strings.Join(inv.RequiredFields, ",") != "invoice_number,vendor_name" ||
+		len(inv.DocTypes) == 0 {
+		t.Fatalf("semantic spec: %+v", inv)
+	}
+	if n := len(st.InputKinds); n != 3+len(st.Capabilities)+2 {
+		t.Fatalf("%d input kinds for %d capabilities and 2 semantic specs: %v", n, len(st.Capabilities), order)
+	}
+	// The wire name is input_kinds, next to the fields that were there before.
+	w := wireJSON(t, st)
+	if _, ok := w["input_kinds"].([]any); !ok || w["capabilities"] == nil {
+		t.Fatalf("status JSON: %v", w)
 	}
 }
