@@ -69,7 +69,7 @@ func TestSeedWireShapes(t *testing.T) {
 	// §3.10–3.11: one code for an unknown relationship type, on create and on list.
 	wantErr(t, call(t, c, "relationships", map[string]any{"action": "create", "relationship_type": "LIKES", "source_entity_id": company, "target_entity_id": invoice}), "INVALID_RELATIONSHIP_TYPE")
 	env := wantErr(t, call(t, c, "relationships", map[string]any{"action": "list", "entity_id": company, "relationship_type": "LIKES"}), "INVALID_RELATIONSHIP_TYPE")
-	if env["details"].(map[string]any)["field"] != "relationship_type" {
+	if d, _ := env["details"].(map[string]any); d["field"] != "relationship_type" {
 		t.Fatalf("details: %v", env)
 	}
 }
@@ -104,7 +104,7 @@ func TestLimitZeroRefusedOnEveryTool(t *testing.T) {
 				args[key] = v
 			}
 			env := wantErr(t, call(t, c, k.tool, args), "VALIDATION_ERROR")
-			if env["details"].(map[string]any)["field"] != "limit" {
+			if d, _ := env["details"].(map[string]any); d["field"] != "limit" {
 				t.Fatalf("%s limit %v: %v", k.tool, bad, env)
 			}
 		}
