@@ -60,11 +60,28 @@ export interface Status {
   schema_version: number;
   counts: Counts;
   capabilities: string[];
+  input_kinds: InputKind[];
   entity_types: string[];
   jobs: Record<string, number>;
   watch_roots: string[] | null;
   watching?: RootStatus[];
   embeddings: EmbeddingStatus | null;
+}
+
+/** One shape ingest accepts (engine.InputKind): discovery for clients, from the spec registry. */
+export interface InputKind {
+  kind: string; // content | extract-file | payload | semantic
+  id: string;
+  input_kind: string;
+  description: string;
+  required_fields: string[];
+  required_one_of?: string[];
+  optional_fields?: string[];
+  body?: { required: string[]; fields: Record<string, string>; additional: boolean };
+  match_fields?: string[];
+  capability?: string;
+  doc_types?: string[];
+  spec_file?: string;
 }
 
 export interface DayCount {
