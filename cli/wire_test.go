@@ -2,6 +2,8 @@ package cli_test
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -97,5 +99,22 @@ func TestStatusListsInputKinds(t *testing.T) {
 	if !strings.Contains(text.out, "input kinds    content  {text | annotation}") ||
 		!strings.Contains(text.out, "strata:semantic:invoice:v1  semantic: invoice documents → strata:store_invoice:v1; body needs {invoice_number, vendor_name}") {
 		t.Fatalf("status text:\n%s", text.out)
+	}
+}
+
+// TestBrokenUserSpecNamesFileAndLine: a spec in the data folder with an error stops the command
+// with SPEC_INVALID naming file:line, before anything is read or written.
+func TestBrokenUserSpecNamesFileAndLine(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "specs", "entities"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "specs", "entities", "gadget.yaml")
+	if err := os.WriteFile(bad, []byte("type: gadget\nfields:\n  colour:\n    merge: newest\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := strata(t, dir, "", "status")
+	if r.code != 1 || !strings.Contains(r.err, "SPEC_INVALID") || !strings.Contains(r.err, bad+":4: fields.colour.merge") {
+		t.Fatalf("broken spec: %+v", r)
 	}
 }

@@ -13,6 +13,7 @@ const ingestDesc = `Store something in Strata (the only write tool). Pass one JS
 - {"text": "...", "title"?, "tags"?: [...]} stores a note or any text; it is chunked and searchable at once.
 - {"file_path": "/abs/path"} reads a file (PDF, DOCX, Markdown, HTML, text, CSV, JSON, code) inside a watched folder or allowed root; it is registered at once and analysed in the background (poll index_status or search later).
 - {"capability_id": "strata:store_invoice:v1", "body": {...}, "provenance": {...}} submits a structured payload (invoice, transaction, receipt, contract, note, meeting); its entities, observations and relationships are derived by the capability's spec.
+index_status lists every input kind with the fields it needs ("input_kinds"), including capabilities and semantic specs added as YAML.
 Resubmitting identical content returns the same IDs with created=false. The result lists payload, entity and relationship IDs and, for files, the document ID and per-phase status.`
 
 const ingestSchema = `{
