@@ -179,9 +179,9 @@ type Source struct {
 	FS    fs.FS
 }
 
-// Error names the spec file, line and field at fault. Line is 1-based; 0 only when the file
-// could not be read at all. A field that is missing is reported at the line of the mapping that
-// should hold it, so an editor's "go to file:line" always lands somewhere useful.
+// Error names the spec file, line (1-based) and field at fault. A field that is missing is
+// reported at the line of the mapping that should hold it, so an editor's "go to file:line"
+// always lands somewhere useful.
 type Error struct {
 	File    string
 	Line    int
