@@ -217,3 +217,31 @@ func TestInputKindsListEveryShape(t *testing.T) {
 		t.Fatalf("status JSON: %v", w)
 	}
 }
+
+// TestContentInputKindMatchesTheAdapter: the content kind's advertised fields are exactly what
+// the content adapter (which refuses unknown keys) accepts, so discovery cannot promise a key
+// that ingest would refuse.
+func TestContentInputKindMatchesTheAdapter(t *testing.T) {
+	e := open(t)
+	var content engine.InputKind
+	for _, k := range e.InputKinds() {
+		if k.ID == "content" {
+			content = k
+		}
+	}
+	sample := map[string]any{"tags": []string{"t"}, "line_start": 1, "line_end": 2, "observed_at": "2025-01-01T00:00:00Z"}
+	data := map[string]any{"text": "every advertised field at once"}
+	for _, f := range content.OptionalFields {
+		if v, ok := sample[f]; ok {
+			data[f] = v
+		} else {
+			data[f] = "x"
+		}
+	}
+	if _, err := e.Ingest(context.Background(), "", mustJSON(t, data)); err != nil {
+		t.Fatalf("an advertised content field was refused: %v", err)
+	}
+	data["not_advertised"] = "x"
+	_, err := e.Ingest(context.Background(), "content", mustJSON(t, data))
+	wantCode(t, err, errs.Validation)
+}
