@@ -234,6 +234,9 @@ func (a *App) Entity(id, at string) (*engine.Snapshot, error) { return a.eng.Get
 
 // Observations pages through an entity's observations.
 func (a *App) Observations(id string, limit, offset int) (*engine.ObservationPage, error) {
+	if err := engine.CheckLimit(limit); err != nil { // positional: always given (engine/limit.go)
+		return nil, err
+	}
 	return a.eng.ListObservations(a.c(), id, limit, offset)
 }
 
@@ -244,6 +247,9 @@ func (a *App) Provenance(id, field string) (*engine.FieldProvenance, error) {
 
 // Entities finds entities by type and name.
 func (a *App) Entities(typ, query string, limit, offset int) (*engine.EntityPage, error) {
+	if err := engine.CheckLimit(limit); err != nil { // positional: always given (engine/limit.go)
+		return nil, err
+	}
 	return a.eng.ListEntities(a.c(), typ, query, limit, offset)
 }
 

@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -57,6 +58,10 @@ func (a *App) Handler(assets fs.FS) http.Handler {
 		for i, rm := range raw {
 			p := reflect.New(t.In(i))
 			if err := json.Unmarshal(rm, p.Interface()); err != nil {
+				if ee := (*errs.Error)(nil); errors.As(err, &ee) {
+					writeErr(w, ee) // a field's own check (engine.Limit) names the field
+					return
+				}
 				writeErr(w, errs.New(errs.Validation, "argument %d of %s: %v", i+1, r.PathValue("method"), err))
 				return
 			}

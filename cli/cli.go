@@ -295,9 +295,37 @@ func statusCmd(g *globals) *cobra.Command {
 						fmt.Fprintf(w, "               %s\n", r)
 					}
 					fmt.Fprintf(w, "capabilities   %s\n", strings.Join(s.Capabilities, ", "))
+					label := "input kinds"
+					for _, k := range s.InputKinds {
+						fmt.Fprintf(w, "%-14s %s\n", label, inputKindLine(k))
+						label = ""
+					}
 				})
 		},
 	}
+}
+
+// inputKindLine is one input kind as the keys it needs: what `strata ingest` and the MCP
+// ingest tool accept, read off the spec registry (engine.InputKind).
+func inputKindLine(k engine.InputKind) string {
+	keys := func(s []string) string { return "{" + strings.Join(s, ", ") + "}" }
+	var b strings.Builder
+	b.WriteString(k.ID)
+	switch {
+	case len(k.RequiredOneOf) > 0:
+		fmt.Fprintf(&b, "  {%s}", strings.Join(k.RequiredOneOf, " | "))
+	case k.Kind == "semantic":
+		fmt.Fprintf(&b, "  semantic: %s documents → %s", strings.Join(k.DocTypes, ", "), k.Capability)
+	default:
+		fmt.Fprintf(&b, "  %s", keys(k.RequiredFields))
+	}
+	if k.Body != nil {
+		fmt.Fprintf(&b, "; body needs %s", keys(k.Body.Required))
+	}
+	if len(k.MatchFields) > 0 {
+		fmt.Fprintf(&b, "; bare JSON with %s routes here", keys(k.MatchFields))
+	}
+	return b.String()
 }
 
 func countsLine(m map[string]int) string {

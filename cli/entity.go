@@ -109,8 +109,15 @@ func entityCmd(g *globals) *cobra.Command {
 }
 
 func pageFlags(c *cobra.Command, limit, offset *int) {
-	c.Flags().IntVar(limit, "limit", 100, "at most this many (1–1000)")
+	c.Flags().IntVar(limit, "limit", 100, "at most this many (1–1000; 0 is refused)")
 	c.Flags().IntVar(offset, "offset", 0, "skip this many")
+	limitCheck(c, limit)
+}
+
+// limitCheck applies the engine's page-size rule (engine/limit.go) to a --limit flag: the flag
+// always has a value, so an explicit --limit 0 is refused like limit: 0 on MCP and HTTP.
+func limitCheck(c *cobra.Command, limit *int) {
+	c.PreRunE = func(*cobra.Command, []string) error { return engine.CheckLimit(*limit) }
 }
 
 func pageFooter(w io.Writer, shown, total, offset int) {
@@ -130,7 +137,11 @@ func printSnapshot(w io.Writer, v any) {
 	if len(s.Aliases) > 1 {
 		fmt.Fprintf(w, "aliases: %v\n", s.Aliases)
 	}
-	fmt.Fprintf(w, "%d observation(s), last %s\n\n", s.ObservationCount, s.LastObservationAt)
+	last := "never"
+	if s.LastObservationAt != nil {
+		last = *s.LastObservationAt
+	}
+	fmt.Fprintf(w, "%d observation(s), last %s\n\n", s.ObservationCount, last)
 	tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
 	for _, f := range sortedKeys(s.Snapshot) {
 		fmt.Fprintf(tw, "  %s\t%s\t← %s\n", f, clip(string(s.Snapshot[f]), 70), s.Provenance[f])

@@ -13,6 +13,7 @@ import (
 
 func searchCmd(g *globals) *cobra.Command {
 	var r engine.SearchRequest
+	var limit int
 	cmd := &cobra.Command{
 		Use:   "search [--mode hybrid|keyword|semantic] [--limit N] [--type T] [--path PREFIX] [--per-document] QUERY",
 		Short: "Search documents; results cite path:line or page",
@@ -23,7 +24,7 @@ func searchCmd(g *globals) *cobra.Command {
 			return nil
 		},
 		RunE: func(c *cobra.Command, args []string) error {
-			r.Query = strings.Join(args, " ")
+			r.Query, r.Limit = strings.Join(args, " "), engine.Limit(limit)
 			return g.run(c, func(ctx context.Context, e *engine.Engine) (any, error) { return e.Search(ctx, r) },
 				func(w io.Writer, v any) {
 					resp := v.(*engine.SearchResponse)
@@ -53,7 +54,8 @@ func searchCmd(g *globals) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&r.Mode, "mode", "hybrid", "hybrid, keyword or semantic")
-	cmd.Flags().IntVar(&r.Limit, "limit", 10, "at most this many results (1–100)")
+	cmd.Flags().IntVar(&limit, "limit", 10, "at most this many results (1–100; 0 is refused)")
+	limitCheck(cmd, &limit)
 	cmd.Flags().StringVar(&r.Type, "type", "", "only documents of this type (invoice, contract, meeting-notes, note, …)")
 	cmd.Flags().StringVar(&r.Path, "path", "", "only documents under this path")
 	cmd.Flags().StringVar(&r.Tag, "tag", "", "only documents with this tag")

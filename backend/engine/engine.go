@@ -124,7 +124,7 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 	if err != nil {
 		var se *spec.Error
 		if errors.As(err, &se) {
-			ee := errs.Wrap(errs.SpecInvalid, err, "%s", se.Error()).With("file", se.File).
+			ee := errs.Wrap(errs.SpecInvalid, err, "%s", se.Error()).With("file", se.File).With("line", se.Line).
 				WithHint("fix or remove the spec file; Strata will not start with a broken spec")
 			if se.Field != "" {
 				ee.With("field", se.Field)
@@ -204,7 +204,8 @@ func queryErr(err error, what string) error {
 	return errs.Wrap(errs.DBQueryFailed, err, "could not read %s", what).WithHint("retry; if it persists the database may be damaged")
 }
 
-// pageLimit validates a list's limit and offset: 0 means the default, and no list is unbounded.
+// pageLimit validates a list's limit and offset: 0 is an omitted limit (the default; wires
+// refuse an explicit 0 before it gets here, see limit.go), and no list is unbounded.
 func pageLimit(limit, offset int) (int, int, error) {
 	const def, maxLimit = 100, 1000
 	if limit < 0 || limit > maxLimit {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/url"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -34,7 +36,7 @@ type Snapshot struct {
 	Provenance        map[string]string          `json:"provenance"`
 	ComputedAt        string                     `json:"computed_at"`
 	ObservationCount  int                        `json:"observation_count"`
-	LastObservationAt string                     `json:"last_observation_at"`
+	LastObservationAt *string                    `json:"last_observation_at"` // null when nothing was observed (yet, or before `at`)
 	At                string                     `json:"at,omitempty"`
 }
 
@@ -93,7 +95,7 @@ func (e *Engine) GetEntity(ctx context.Context, id, at string) (*Snapshot, error
 			return nil, err
 		}
 		out.Snapshot, out.Provenance = st.Snapshot()
-		out.ObservationCount, out.LastObservationAt = st.Count, st.Last
+		out.ObservationCount, out.LastObservationAt = st.Count, optTime(st.Last)
 		out.At, out.ComputedAt = store.FormatTime(when), store.FormatTime(e.now())
 		return out, nil
 	}
@@ -111,8 +113,17 @@ func (e *Engine) GetEntity(ctx context.Context, id, at string) (*Snapshot, error
 	if err := json.Unmarshal(row.Provenance, &out.Provenance); err != nil {
 		return nil, queryErr(err, "the snapshot provenance")
 	}
-	out.SchemaVersion, out.ComputedAt, out.ObservationCount, out.LastObservationAt = row.SchemaVersion, row.ComputedAt, row.ObservationCount, row.LastObservationAt
+	out.SchemaVersion, out.ComputedAt, out.ObservationCount, out.LastObservationAt = row.SchemaVersion, row.ComputedAt, row.ObservationCount, optTime(row.LastObservationAt)
 	return out, nil
+}
+
+// optTime is a stored time as an optional wire value: "" (no observation) is JSON null, so a
+// client parsing last_observation_at as a time never meets an empty string.
+func optTime(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }
 
 // entityType returns the spec of typ; an entity whose type spec was removed still reduces,
@@ -168,11 +179,22 @@ func (e *Engine) ListObservations(ctx context.Context, id string, limit, offset 
 type SourceObservation struct {
 	ID               string          `json:"id"`
 	SourcePayloadID  string          `json:"source_payload_id"`
+	SourceRecordID   string          `json:"source_record_id"` // = source_payload_id, seed 001 §3.9's name
 	Extractor        string          `json:"extractor"`
 	ObservedAt       string          `json:"observed_at"`
 	SpecificityScore float64         `json:"specificity_score"`
 	SourcePriority   int             `json:"source_priority"`
 	Span             json.RawMessage `json:"span,omitempty"`
+}
+
+// SourceRecord is seed 001 §3.9's source_record: the payload (the seed's "record") under the
+// seed's names, with the file it was read from as a file:// URL. It repeats SourcePayload and
+// SourceDocument so that a client written against the seed needs nothing else.
+type SourceRecord struct {
+	ID        string   `json:"id"`
+	Type      string   `json:"type"` // the capability ID for payloads, else the kind (content, file, …)
+	FileURLs  []string `json:"file_urls"`
+	CreatedAt string   `json:"created_at"`
 }
 
 // SourcePayload summarises the payload an observation came from.
@@ -211,6 +233,7 @@ type FieldProvenance struct {
 	Value             json.RawMessage   `json:"value"`
 	MergePolicy       string            `json:"merge_policy"`
 	SourceObservation SourceObservation `json:"source_observation"`
+	SourceRecord      SourceRecord      `json:"source_record"`
 	SourcePayload     SourcePayload     `json:"source_payload"`
 	SourceDocument    *SourceDocument   `json:"source_document,omitempty"`
 	ObservedAt        string            `json:"observed_at"`
@@ -255,14 +278,18 @@ func (e *Engine) FieldProvenance(ctx context.Context, id, field string) (*FieldP
 		return nil, queryErr(err, "the payload")
 	}
 	out := &FieldProvenance{EntityID: ent.EntityID, Field: field, Value: snap[field], MergePolicy: t.Policy(field),
-		SourceObservation: SourceObservation{ID: obs.ID, SourcePayloadID: obs.SourcePayloadID, Extractor: obs.Extractor,
+		SourceObservation: SourceObservation{ID: obs.ID, SourcePayloadID: obs.SourcePayloadID, SourceRecordID: obs.SourcePayloadID, Extractor: obs.Extractor,
 			ObservedAt: obs.ObservedAt, SpecificityScore: obs.SpecificityScore, SourcePriority: obs.SourcePriority, Span: obs.Span},
 		SourcePayload: SourcePayload{PayloadID: pay.PayloadID, PayloadContentID: pay.PayloadContentID, Kind: pay.Kind,
 			CapabilityID: pay.CapabilityID, Origin: pay.Origin, CreatedAt: pay.CreatedAt},
-		ObservedAt: obs.ObservedAt, Candidates: []Candidate{}}
+		SourceRecord: SourceRecord{ID: pay.PayloadID, Type: recordType(pay), FileURLs: []string{}, CreatedAt: pay.CreatedAt},
+		ObservedAt:   obs.ObservedAt, Candidates: []Candidate{}}
 	if obs.DocumentID != "" {
 		if d, err := store.GetDocument(ctx, rq, obs.DocumentID); err == nil {
 			out.SourceDocument = &SourceDocument{DocumentID: d.DocumentID, Kind: d.Kind, Path: d.Path, Title: d.Title}
+			if d.Path != "" {
+				out.SourceRecord.FileURLs = []string{fileURL(d.Path)}
+			}
 		} else if !errors.Is(err, store.ErrNotFound) {
 			return nil, queryErr(err, "the document")
 		}
@@ -278,6 +305,24 @@ func (e *Engine) FieldProvenance(ctx context.Context, id, field string) (*FieldP
 	}
 	out.Candidates = cands
 	return out, nil
+}
+
+// recordType is source_record.type: what kind of record the payload is, as precisely as known.
+func recordType(p store.Payload) string {
+	if p.CapabilityID != "" {
+		return p.CapabilityID
+	}
+	return p.Kind
+}
+
+// fileURL is a local path as a file:// URL (seed 001 §3.9 file_urls; Strata has no signed URLs
+// because nothing leaves the machine).
+func fileURL(path string) string {
+	p := filepath.ToSlash(path)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // C:/x → file:///C:/x
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
 }
 
 // candidates lists every observation's value for field, ranked by the field's merge policy.
@@ -397,7 +442,9 @@ func (e *Engine) ListRelationships(ctx context.Context, id, direction, typ strin
 		return nil, errs.New(errs.Validation, "direction %q is not inbound, outbound or both", direction).With("field", "direction")
 	}
 	if typ != "" && !spec.ValidRelationshipType(typ) {
-		return nil, errs.New(errs.Validation, "relationship_type %q is unknown", typ).With("field", "relationship_type").
+		// The same code as create (seed 001 §3.10): a client that handles INVALID_RELATIONSHIP_TYPE
+		// once must not meet VALIDATION_ERROR for the same mistake on list.
+		return nil, errs.New(errs.InvalidRelationshipType, "unknown relationship type %q", typ).With("field", "relationship_type").
 			With("accepted_types", spec.RelationshipTypes).WithHint("use one of %s", strings.Join(spec.RelationshipTypes, ", "))
 	}
 	if _, err := e.entity(ctx, e.db.Reader(), id); err != nil {

@@ -163,22 +163,22 @@ type DocumentPage struct {
 
 // ListDocuments pages through documents, optionally by status or path prefix.
 func (e *Engine) ListDocuments(ctx context.Context, status, pathPrefix string, limit, offset int) (*DocumentPage, error) {
-	return e.QueryDocuments(ctx, DocumentQuery{Status: status, Path: pathPrefix, Limit: limit, Offset: offset})
+	return e.QueryDocuments(ctx, DocumentQuery{Status: status, Path: pathPrefix, Limit: Limit(limit), Offset: offset})
 }
 
 // DocumentQuery selects documents: by status, path prefix (a folder) and document type.
 type DocumentQuery struct {
 	Status string `json:"status,omitempty"`
 	Path   string `json:"path,omitempty"`
-	Type   string `json:"type,omitempty"` // "other": documents without a type
-	Limit  int    `json:"limit,omitempty"`
+	Type   string `json:"type,omitempty"`  // "other": documents without a type
+	Limit  Limit  `json:"limit,omitempty"` // 1–1000; omitted: 100 (limit.go)
 	Offset int    `json:"offset,omitempty"`
 }
 
 // QueryDocuments pages through documents matching q, by path then ID.
 func (e *Engine) QueryDocuments(ctx context.Context, q DocumentQuery) (*DocumentPage, error) {
 	status, pathPrefix := q.Status, q.Path
-	limit, offset, err := pageLimit(q.Limit, q.Offset)
+	limit, offset, err := pageLimit(int(q.Limit), q.Offset)
 	if err != nil {
 		return nil, err
 	}

@@ -14,7 +14,7 @@ import (
 type SearchRequest struct {
 	Query       string `json:"query"`
 	Mode        string `json:"mode,omitempty"`  // hybrid (default) | keyword | semantic
-	Limit       int    `json:"limit,omitempty"` // 1–100, default 10
+	Limit       Limit  `json:"limit,omitempty"` // 1–100; omitted: 10 (limit.go)
 	Type        string `json:"type,omitempty"`  // document type: invoice, contract, meeting-notes, …
 	Path        string `json:"path,omitempty"`  // path prefix
 	Tag         string `json:"tag,omitempty"`
@@ -39,7 +39,7 @@ type SearchResponse struct {
 // Search finds chunks matching a query, fused from keyword and vector search, each result
 // citing its document, path, lines or page and heading.
 func (e *Engine) Search(ctx context.Context, r SearchRequest) (*SearchResponse, error) {
-	q := search.Query{Text: strings.TrimSpace(r.Query), Mode: r.Mode, Limit: r.Limit, PerDocument: r.PerDocument,
+	q := search.Query{Text: strings.TrimSpace(r.Query), Mode: r.Mode, Limit: int(r.Limit), PerDocument: r.PerDocument,
 		Filter: store.SearchFilter{DocType: r.Type, PathPrefix: r.Path, Tag: r.Tag, Mime: r.Mime, From: r.From, To: r.To}, Fusion: r.Fusion}
 	if r.KeywordWeight < 0 || r.VectorWeight < 0 {
 		return nil, errs.New(errs.Validation, "fusion weights must not be negative").With("field", "keyword_weight")

@@ -17,6 +17,7 @@ type Status struct {
 	SchemaVersion int                `json:"schema_version"`
 	Counts        store.Counts       `json:"counts"`
 	Capabilities  []string           `json:"capabilities"`
+	InputKinds    []InputKind        `json:"input_kinds"` // every shape ingest accepts (seed 000 discovery)
 	EntityTypes   []string           `json:"entity_types"`
 	Jobs          map[string]int     `json:"jobs"`        // by state
 	WatchRoots    []string           `json:"watch_roots"` // watched folders
@@ -52,5 +53,5 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 		return nil, err
 	}
 	return &Status{Embeddings: emb, Version: Version, DataDir: e.cfg.DataDir, Database: e.db.Path(), SchemaVersion: v, Counts: c,
-		Capabilities: e.specs.CapabilityIDs(), EntityTypes: types, Jobs: jobs, WatchRoots: roots, Watching: e.WatchStatus()}, nil
+		Capabilities: e.specs.CapabilityIDs(), InputKinds: e.InputKinds(), EntityTypes: types, Jobs: jobs, WatchRoots: roots, Watching: e.WatchStatus()}, nil
 }

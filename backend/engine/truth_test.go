@@ -81,8 +81,8 @@ func TestMergePoliciesAndAt(t *testing.T) {
 			t.Errorf("%s = %s, want %s", f, got, v)
 		}
 	}
-	if s.ObservationCount != 3 || !strings.HasPrefix(s.LastObservationAt, "2025-03-10") || s.SchemaVersion != "2.0" {
-		t.Errorf("count %d last %s schema %s", s.ObservationCount, s.LastObservationAt, s.SchemaVersion)
+	if s.ObservationCount != 3 || s.LastObservationAt == nil || !strings.HasPrefix(*s.LastObservationAt, "2025-03-10") || s.SchemaVersion != "2.0" {
+		t.Errorf("count %d last %v schema %s", s.ObservationCount, s.LastObservationAt, s.SchemaVersion)
 	}
 
 	// The snapshot as of mid-February excludes the March observation.
@@ -257,7 +257,7 @@ func TestRelationshipsAndCycles(t *testing.T) {
 	_, err = e.ListRelationships(ctx, a, "sideways", "", 0, 0)
 	wantCode(t, err, errs.Validation)
 	_, err = e.ListRelationships(ctx, a, "both", "LIKES", 0, 0)
-	wantCode(t, err, errs.Validation)
+	wantCode(t, err, errs.InvalidRelationshipType)
 	_, err = e.ListRelationships(ctx, "ent_000000000000000000000000", "", "", 0, 0)
 	wantCode(t, err, errs.EntityNotFound)
 }
@@ -351,17 +351,18 @@ func TestBrokenSpecNamesFileAndField(t *testing.T) {
 	cases := map[string]struct {
 		fs          fstest.MapFS
 		file, field string
+		line        int
 	}{
-		"bad merge policy": {fstest.MapFS{"entities/x.yaml": {Data: []byte("type: x\nfields: {a: {merge: newest}}\n")}}, "test/entities/x.yaml", "fields.a.merge"},
-		"unknown yaml key": {fstest.MapFS{"entities/x.yaml": {Data: []byte("type: x\nmerge_default: latest\n")}}, "test/entities/x.yaml", ""},
+		"bad merge policy": {fstest.MapFS{"entities/x.yaml": {Data: []byte("type: x\nfields: {a: {merge: newest}}\n")}}, "test/entities/x.yaml", "fields.a.merge", 2},
+		"unknown yaml key": {fstest.MapFS{"entities/x.yaml": {Data: []byte("type: x\nmerge_default: latest\n")}}, "test/entities/x.yaml", "", 2},
 		"unknown entity type": {fstest.MapFS{"capabilities/c.yaml": {Data: []byte(
-			"capability: t:c:v1\nbody: {fields: {a: string}}\nentities: [{name: e, type: compnay, key: [a]}]\n")}}, "test/capabilities/c.yaml", "entities[0].type"},
+			"capability: t:c:v1\nbody: {fields: {a: string}}\nentities: [{name: e, type: compnay, key: [a]}]\n")}}, "test/capabilities/c.yaml", "entities[0].type", 3},
 		"reference to undeclared field": {fstest.MapFS{"capabilities/c.yaml": {Data: []byte(
-			"capability: t:c:v1\nbody: {fields: {a: string}}\nentities: [{name: e, type: note, key: [b]}]\n")}}, "test/capabilities/c.yaml", "entities[0]"},
+			"capability: t:c:v1\nbody: {fields: {a: string}}\nentities: [{name: e, type: note, key: [b]}]\n")}}, "test/capabilities/c.yaml", "entities[0]", 3},
 		"bad relationship rule": {fstest.MapFS{"capabilities/c.yaml": {Data: []byte(
-			"capability: t:c:v1\nbody: {fields: {a: string}}\nentities: [{name: e, type: note, key: [a]}]\nrelationships: [{type: LOVES, from: e, to: e}]\n")}}, "test/capabilities/c.yaml", "relationships[0].type"},
+			"capability: t:c:v1\nbody: {fields: {a: string}}\nentities: [{name: e, type: note, key: [a]}]\nrelationships: [{type: LOVES, from: e, to: e}]\n")}}, "test/capabilities/c.yaml", "relationships[0].type", 4},
 		"bad capability id": {fstest.MapFS{"capabilities/c.yaml": {Data: []byte(
-			"capability: store_it\nbody: {fields: {a: string}}\nentities: [{name: e, type: note, key: [a]}]\n")}}, "test/capabilities/c.yaml", "capability"},
+			"capability: store_it\nbody: {fields: {a: string}}\nentities: [{name: e, type: note, key: [a]}]\n")}}, "test/capabilities/c.yaml", "capability", 1},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -369,8 +370,8 @@ func TestBrokenSpecNamesFileAndField(t *testing.T) {
 			withSpecs(c.fs)(&cfg)
 			_, err := engine.Open(context.Background(), cfg)
 			ee := wantCode(t, err, errs.SpecInvalid)
-			if ee.Details["file"] != c.file || !strings.Contains(ee.Message, c.file) {
-				t.Fatalf("file not named: %+v", ee)
+			if ee.Details["file"] != c.file || !strings.HasPrefix(ee.Message, fmt.Sprintf("%s:%d: ", c.file, c.line)) || ee.Details["line"] != c.line {
+				t.Fatalf("file:line %s:%d not named: %+v", c.file, c.line, ee)
 			}
 			if c.field != "" && (ee.Details["field"] != c.field || !strings.Contains(ee.Message, c.field)) {
 				t.Fatalf("field not named: %+v", ee)

@@ -13,6 +13,7 @@ const ingestDesc = `Store something in Strata (the only write tool). Pass one JS
 - {"text": "...", "title"?, "tags"?: [...]} stores a note or any text; it is chunked and searchable at once.
 - {"file_path": "/abs/path"} reads a file (PDF, DOCX, Markdown, HTML, text, CSV, JSON, code) inside a watched folder or allowed root; it is registered at once and analysed in the background (poll index_status or search later).
 - {"capability_id": "strata:store_invoice:v1", "body": {...}, "provenance": {...}} submits a structured payload (invoice, transaction, receipt, contract, note, meeting); its entities, observations and relationships are derived by the capability's spec.
+index_status lists every input kind with the fields it needs ("input_kinds"), including capabilities and semantic specs added as YAML.
 Resubmitting identical content returns the same IDs with created=false. The result lists payload, entity and relationship IDs and, for files, the document ID and per-phase status.`
 
 const ingestSchema = `{
@@ -34,7 +35,7 @@ const searchSchema = `{
   "properties": {
     "query": {"type": "string", "minLength": 1, "description": "What to look for. Words are matched with stemming; \"quoted words\" stay a phrase."},
     "mode": {"type": "string", "enum": ["hybrid", "keyword", "semantic"], "description": "hybrid (default) fuses keyword (BM25) and vector search; keyword or semantic use one half."},
-    "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Results to return (default 10)."},
+    "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Results to return, 1–100; omit it for the default 10 (0 is refused with VALIDATION_ERROR)."},
     "filters": {
       "type": "object",
       "description": "Narrow the search to some documents.",
@@ -69,7 +70,7 @@ const entitySchema = `{
     "field": {"type": "string", "description": "provenance only: the snapshot field."},
     "type": {"type": "string", "description": "list only: entity type, e.g. person, company, invoice."},
     "query": {"type": "string", "description": "list only: text matched against names and aliases."},
-    "limit": {"type": "integer", "minimum": 1, "maximum": 1000, "description": "Page size (default 100)."},
+    "limit": {"type": "integer", "minimum": 1, "maximum": 1000, "description": "Page size, 1–1000; omit it for the default 100 (0 is refused with VALIDATION_ERROR)."},
     "offset": {"type": "integer", "minimum": 0, "description": "Items to skip."}
   },
   "required": ["action"],
@@ -90,13 +91,13 @@ const relationshipsSchema = `{
     "metadata": {"type": "object", "description": "create only: extra facts about the link."},
     "entity_id": {"type": "string", "description": "list only: the entity whose links to list."},
     "direction": {"type": "string", "enum": ["inbound", "outbound", "both"], "description": "list only (default both)."},
-    "limit": {"type": "integer", "minimum": 1, "maximum": 1000, "description": "Page size (default 100)."},
+    "limit": {"type": "integer", "minimum": 1, "maximum": 1000, "description": "Page size, 1–1000; omit it for the default 100 (0 is refused with VALIDATION_ERROR)."},
     "offset": {"type": "integer", "minimum": 0, "description": "Items to skip."}
   },
   "required": ["action"],
   "additionalProperties": false
 }`
 
-const indexStatusDesc = `What Strata holds and how it is answering, exactly as ` + "`strata status --json`" + `: counts of documents (by status), chunks, entities, observations and relationships; jobs by state; watched folders; and the "embeddings" block: configured provider/model, actual_provider/actual_model/dimensions, is_fallback_active, semantic_quality (high|low), status (ready|building) and reembed progress (done/total). Call it before searching to choose how to phrase queries, and after ingesting files to see whether analysis has finished.`
+const indexStatusDesc = `What Strata holds and how it is answering, exactly as ` + "`strata status --json`" + `: counts of documents (by status), chunks, entities, observations and relationships; jobs by state; watched folders; and the "embeddings" block: configured provider/model, actual_provider/actual_model/dimensions, is_fallback_active, semantic_quality (high|low), status (ready|building) and reembed progress (done/total); and "input_kinds": every shape ingest accepts (content, extract-file, the payload envelope, each capability with its body fields and the keys that route bare JSON to it, each semantic spec with its required fields). Call it before ingesting to see what Strata can take, before searching to choose how to phrase queries, and after ingesting files to see whether analysis has finished.`
 
 const indexStatusSchema = `{"type": "object", "properties": {}, "additionalProperties": false}`

@@ -180,6 +180,9 @@ func decode(req mcp.CallToolRequest, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
+		if ee := (*errs.Error)(nil); errors.As(err, &ee) {
+			return ee // a field's own check (engine.Limit) already names the field
+		}
 		ee := errs.New(errs.Validation, "invalid arguments: %s", strings.TrimPrefix(err.Error(), "json: "))
 		var te *json.UnmarshalTypeError
 		if asType(err, &te) {
@@ -223,9 +226,9 @@ func (h *handlers) ingest(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 
 func (h *handlers) search(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	var a struct {
-		Query   string `json:"query"`
-		Mode    string `json:"mode"`
-		Limit   int    `json:"limit"`
+		Query   string       `json:"query"`
+		Mode    string       `json:"mode"`
+		Limit   engine.Limit `json:"limit"`
 		Filters struct {
 			Type        string `json:"type"`
 			Path        string `json:"path"`
@@ -246,20 +249,20 @@ func (h *handlers) search(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 
 func (h *handlers) entity(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	var a struct {
-		Action   string `json:"action"`
-		EntityID string `json:"entity_id"`
-		At       string `json:"at"`
-		Field    string `json:"field"`
-		Type     string `json:"type"`
-		Query    string `json:"query"`
-		Limit    int    `json:"limit"`
-		Offset   int    `json:"offset"`
+		Action   string       `json:"action"`
+		EntityID string       `json:"entity_id"`
+		At       string       `json:"at"`
+		Field    string       `json:"field"`
+		Type     string       `json:"type"`
+		Query    string       `json:"query"`
+		Limit    engine.Limit `json:"limit"`
+		Offset   int          `json:"offset"`
 	}
 	if err := decode(req, &a); err != nil {
 		return failure(err), nil
 	}
 	if a.Action == "list" {
-		return answer(h.e.ListEntities(ctx, a.Type, a.Query, a.Limit, a.Offset))
+		return answer(h.e.ListEntities(ctx, a.Type, a.Query, int(a.Limit), a.Offset))
 	}
 	if a.Action != "get" && a.Action != "observations" && a.Action != "provenance" {
 		return failure(badAction(a.Action, "get, observations, provenance, list")), nil
@@ -271,7 +274,7 @@ func (h *handlers) entity(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 	case "get":
 		return answer(h.e.GetEntity(ctx, a.EntityID, a.At))
 	case "observations":
-		return answer(h.e.ListObservations(ctx, a.EntityID, a.Limit, a.Offset))
+		return answer(h.e.ListObservations(ctx, a.EntityID, int(a.Limit), a.Offset))
 	}
 	if err := need("field", a.Field, a.Action); err != nil {
 		return failure(err), nil
@@ -293,7 +296,7 @@ func (h *handlers) relationships(ctx context.Context, req mcp.CallToolRequest) (
 		Metadata         json.RawMessage `json:"metadata"`
 		EntityID         string          `json:"entity_id"`
 		Direction        string          `json:"direction"`
-		Limit            int             `json:"limit"`
+		Limit            engine.Limit    `json:"limit"`
 		Offset           int             `json:"offset"`
 	}
 	if err := decode(req, &a); err != nil {
@@ -311,7 +314,7 @@ func (h *handlers) relationships(ctx context.Context, req mcp.CallToolRequest) (
 		if err := need("entity_id", a.EntityID, a.Action); err != nil {
 			return failure(err), nil
 		}
-		return answer(h.e.ListRelationships(ctx, a.EntityID, a.Direction, a.RelationshipType, a.Limit, a.Offset))
+		return answer(h.e.ListRelationships(ctx, a.EntityID, a.Direction, a.RelationshipType, int(a.Limit), a.Offset))
 	}
 	return failure(badAction(a.Action, "create, list")), nil
 }

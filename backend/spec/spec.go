@@ -1,7 +1,7 @@
 // Package spec loads the YAML that defines Strata's domains: entity types with per-field merge
 // policies (specs/entities) and payload capabilities that map a JSON body onto entities,
 // observations and relationships (specs/capabilities). A new domain is YAML, not Go code
-// (ADR-028); a broken spec is rejected at load with its file and field named.
+// (ADR-028); a broken spec is rejected at load with its file, line and field named.
 package spec
 
 import (
@@ -10,9 +10,12 @@ import (
 	"io/fs"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
 )
 
 // Merge policies: how the reducer picks a field's value among observations.
@@ -176,35 +179,55 @@ type Source struct {
 	FS    fs.FS
 }
 
-// Error names the spec file and field at fault.
+// Error names the spec file, line (1-based) and field at fault. A field that is missing is
+// reported at the line of the mapping that should hold it, so an editor's "go to file:line"
+// always lands somewhere useful.
 type Error struct {
-	File, Field, Problem string
+	File    string
+	Line    int
+	Field   string
+	Problem string
 }
 
 func (e *Error) Error() string {
-	if e.Field == "" {
-		return e.File + ": " + e.Problem
+	loc := e.File
+	if e.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", e.File, e.Line)
 	}
-	return e.File + ": " + e.Field + ": " + e.Problem
+	if e.Field == "" {
+		return loc + ": " + e.Problem
+	}
+	return loc + ": " + e.Field + ": " + e.Problem
 }
 
 // Load reads every source in order; a later source's spec replaces an earlier one with the same
 // type or capability ID (so a user's data folder can override what ships in the binary).
 func Load(sources ...Source) (*Registry, error) {
 	r := &Registry{EntityTypes: map[string]*EntityType{}, Capabilities: map[string]*Capability{}, Semantics: map[string]*Semantic{}}
+	// Validation names a field; the line comes from the file's text, kept until Load returns.
+	texts := map[string][]byte{}
+	located := func(err error) error {
+		var se *Error
+		if errors.As(err, &se) && se.Line == 0 {
+			se.Line = fieldLine(texts[se.File], se.Field)
+		}
+		return err
+	}
 	for _, src := range sources {
 		if err := each(src, "entities", func(file string, data []byte) error {
+			texts[file] = data
 			var t EntityType
 			if err := decode(file, data, &t); err != nil {
 				return err
 			}
 			t.File = file
 			r.EntityTypes[t.Type] = &t
-			return validateEntityType(&t)
+			return located(validateEntityType(&t))
 		}); err != nil {
 			return nil, err
 		}
 		if err := each(src, "capabilities", func(file string, data []byte) error {
+			texts[file] = data
 			var c Capability
 			if err := decode(file, data, &c); err != nil {
 				return err
@@ -216,6 +239,7 @@ func Load(sources ...Source) (*Registry, error) {
 			return nil, err
 		}
 		if err := each(src, "semantic", func(file string, data []byte) error {
+			texts[file] = data
 			var m Semantic
 			if err := decode(file, data, &m); err != nil {
 				return err
@@ -227,14 +251,19 @@ func Load(sources ...Source) (*Registry, error) {
 			return nil, err
 		}
 	}
-	for _, m := range r.Semantics {
-		if err := r.validateSemantic(m); err != nil {
-			return nil, err
+	sem := make([]string, 0, len(r.Semantics))
+	for id := range r.Semantics {
+		sem = append(sem, id)
+	}
+	sort.Strings(sem) // with two broken specs, the same one is reported every time
+	for _, id := range sem {
+		if err := r.validateSemantic(r.Semantics[id]); err != nil {
+			return nil, located(err)
 		}
 	}
 	for _, id := range r.CapabilityIDs() {
 		if err := r.validateCapability(r.Capabilities[id]); err != nil {
-			return nil, err
+			return nil, located(err)
 		}
 	}
 	return r, nil
@@ -266,7 +295,14 @@ func each(src Source, dir string, fn func(file string, data []byte) error) error
 
 func decode(file string, data []byte, v any) error {
 	if err := yaml.UnmarshalWithOptions(data, v, yaml.Strict()); err != nil {
-		return &Error{File: file, Problem: "invalid YAML: " + strings.ReplaceAll(yaml.FormatError(err, false, false), "\n", " ")}
+		e := &Error{File: file, Line: 1, Problem: "invalid YAML: " + strings.ReplaceAll(yaml.FormatError(err, false, false), "\n", " ")}
+		var ye yaml.Error
+		if errors.As(err, &ye) {
+			if tok := ye.GetToken(); tok != nil && tok.Position != nil && tok.Position.Line > 0 {
+				e.Line, e.Problem = tok.Position.Line, "invalid YAML: "+strings.ReplaceAll(ye.GetMessage(), "\n", " ")
+			}
+		}
+		return e
 	}
 	return nil
 }
@@ -449,4 +485,81 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// fieldLine is the 1-based line of a validation field path ("fields.a.merge",
+// "entities[0].type") in a spec's YAML text: the line of the deepest key or item of the path
+// that exists, so a missing field points at the mapping that should hold it (1 for the top).
+func fieldLine(data []byte, field string) int {
+	f, err := parser.ParseBytes(data, 0)
+	if err != nil || len(f.Docs) == 0 || f.Docs[0] == nil || f.Docs[0].Body == nil {
+		return 1
+	}
+	node, line := f.Docs[0].Body, 1
+	if tok := node.GetToken(); tok != nil && tok.Position != nil {
+		line = tok.Position.Line
+	}
+	for _, seg := range pathSegments(field) {
+		next, at := child(node, seg)
+		if next == nil {
+			break
+		}
+		node, line = next, at
+	}
+	return line
+}
+
+// pathSegments splits "entities[0].type" into "entities", "[0]", "type".
+func pathSegments(field string) []string {
+	var out []string
+	for _, part := range strings.Split(field, ".") {
+		for part != "" {
+			i := strings.IndexByte(part[1:], '[') + 1
+			if i == 0 {
+				out = append(out, part)
+				break
+			}
+			out = append(out, part[:i])
+			part = part[i:]
+		}
+	}
+	return out
+}
+
+// child steps one path segment into node: a mapping key or a sequence index "[n]". It returns
+// the child and the line the segment starts on (the key's line, or the item's).
+func child(node ast.Node, seg string) (ast.Node, int) {
+	for {
+		switch n := node.(type) {
+		case *ast.TagNode:
+			node = n.Value
+			continue
+		case *ast.AnchorNode:
+			node = n.Value
+			continue
+		}
+		break
+	}
+	if strings.HasPrefix(seg, "[") && strings.HasSuffix(seg, "]") {
+		i, err := strconv.Atoi(seg[1 : len(seg)-1])
+		seq, ok := node.(*ast.SequenceNode)
+		if err != nil || !ok || i < 0 || i >= len(seq.Values) {
+			return nil, 0
+		}
+		v := seq.Values[i]
+		return v, v.GetToken().Position.Line
+	}
+	var pairs []*ast.MappingValueNode
+	switch n := node.(type) {
+	case *ast.MappingNode:
+		pairs = n.Values
+	case *ast.MappingValueNode:
+		pairs = []*ast.MappingValueNode{n}
+	}
+	for _, mv := range pairs {
+		if k := mv.Key.GetToken(); k != nil && k.Value == seg {
+			return mv.Value, k.Position.Line
+		}
+	}
+	return nil, 0
 }

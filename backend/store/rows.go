@@ -88,11 +88,14 @@ type Entity struct {
 
 // Observation is what one payload said about one entity.
 type Observation struct {
-	ID               string          `json:"id"`
-	EntityID         string          `json:"entity_id"`
-	EntityType       string          `json:"entity_type"`
-	SchemaVersion    string          `json:"schema_version"`
-	SourcePayloadID  string          `json:"source_payload_id"`
+	ID              string `json:"id"`
+	EntityID        string `json:"entity_id"`
+	EntityType      string `json:"entity_type"`
+	SchemaVersion   string `json:"schema_version"`
+	SourcePayloadID string `json:"source_payload_id"`
+	// SourceRecordID is SourcePayloadID under seed 001 §3.8's name (the payload is the
+	// seed's "record"): clients written against the seed read this one. Filled on read.
+	SourceRecordID   string          `json:"source_record_id"`
 	DocumentID       string          `json:"document_id,omitempty"`
 	Extractor        string          `json:"extractor"`
 	ObservedAt       string          `json:"observed_at"`
@@ -286,7 +289,7 @@ func scanObservation(sc interface{ Scan(...any) error }) (Observation, error) {
 	var fields string
 	err := sc.Scan(&o.ID, &o.EntityID, &o.EntityType, &o.SchemaVersion, &o.SourcePayloadID, &doc, &o.Extractor, &o.ObservedAt,
 		&o.SpecificityScore, &o.SourcePriority, &fields, &span, &o.CreatedAt)
-	o.DocumentID, o.Fields = doc.String, json.RawMessage(fields)
+	o.DocumentID, o.Fields, o.SourceRecordID = doc.String, json.RawMessage(fields), o.SourcePayloadID
 	if span.Valid {
 		o.Span = json.RawMessage(span.String)
 	}

@@ -13,6 +13,7 @@ const obs = (o: Partial<Observation>): Observation => ({
   entity_type: 'document',
   schema_version: '1.0',
   source_payload_id: 'p',
+  source_record_id: 'p',
   extractor: 'file:analyze',
   observed_at: '',
   specificity_score: 1,

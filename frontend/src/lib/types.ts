@@ -60,11 +60,28 @@ export interface Status {
   schema_version: number;
   counts: Counts;
   capabilities: string[];
+  input_kinds: InputKind[];
   entity_types: string[];
   jobs: Record<string, number>;
   watch_roots: string[] | null;
   watching?: RootStatus[];
   embeddings: EmbeddingStatus | null;
+}
+
+/** One shape ingest accepts (engine.InputKind): discovery for clients, from the spec registry. */
+export interface InputKind {
+  kind: string; // content | extract-file | payload | semantic
+  id: string;
+  input_kind: string;
+  description: string;
+  required_fields: string[];
+  required_one_of?: string[];
+  optional_fields?: string[];
+  body?: { required: string[]; fields: Record<string, string>; additional: boolean };
+  match_fields?: string[];
+  capability?: string;
+  doc_types?: string[];
+  spec_file?: string;
 }
 
 export interface DayCount {
@@ -178,6 +195,7 @@ export interface Observation {
   entity_type: string;
   schema_version: string;
   source_payload_id: string;
+  source_record_id: string;
   document_id?: string;
   extractor: string;
   observed_at: string;
@@ -257,7 +275,7 @@ export interface Snapshot {
   provenance: Record<string, string>;
   computed_at: string;
   observation_count: number;
-  last_observation_at: string;
+  last_observation_at: string | null;
   at?: string;
 }
 
@@ -285,11 +303,18 @@ export interface FieldProvenance {
   source_observation: {
     id: string;
     source_payload_id: string;
+    source_record_id: string;
     extractor: string;
     observed_at: string;
     specificity_score: number;
     source_priority: number;
     span?: Span | null;
+  };
+  source_record: {
+    id: string;
+    type: string;
+    file_urls: string[];
+    created_at: string;
   };
   source_payload: {
     payload_id: string;
