@@ -161,27 +161,33 @@ func readEnv() env {
 // runtimeOptions are the options `strata serve`, `strata mcp` and the window share; each
 // adds its own transport choices.
 func (g *globals) runtimeOptions(log *slog.Logger) (host.Options, error) {
-	dir, err := g.dataDir()
+	cfg, err := g.engineConfig(log)
 	if err != nil {
 		return host.Options{}, err
 	}
-	if g.maxMB <= 0 {
-		return host.Options{}, usageError{fmt.Errorf("--max-file-mb must be positive")}
-	}
-	return host.Options{DataDir: dir, MaxFileBytes: int64(g.maxMB) << 20, Logger: log, NoRateLimits: readEnv().noRateLimits}, nil
+	return host.Options{Config: cfg, NoRateLimits: readEnv().noRateLimits}, nil
 }
 
 // open opens the engine for one command; the caller closes it.
 func (g *globals) open(ctx context.Context) (*engine.Engine, error) {
-	dir, err := g.dataDir()
+	cfg, err := g.engineConfig(g.logger())
 	if err != nil {
 		return nil, err
 	}
-	log := g.logger()
-	if g.maxMB <= 0 {
-		return nil, usageError{fmt.Errorf("--max-file-mb must be positive")}
+	return engine.Open(ctx, cfg)
+}
+
+// engineConfig is the engine's configuration from the flags (and the environment), the same
+// for one-shot commands and for the runtime of serve, mcp and the window.
+func (g *globals) engineConfig(log *slog.Logger) (engine.Config, error) {
+	dir, err := g.dataDir()
+	if err != nil {
+		return engine.Config{}, err
 	}
-	return engine.Open(ctx, engine.Config{DataDir: dir, Logger: log, MaxFileBytes: int64(g.maxMB) << 20})
+	if g.maxMB <= 0 {
+		return engine.Config{}, usageError{fmt.Errorf("--max-file-mb must be positive")}
+	}
+	return engine.Config{DataDir: dir, Logger: log, MaxFileBytes: int64(g.maxMB) << 20}, nil
 }
 
 // run opens the engine, calls fn, closes the engine and prints fn's value with human.

@@ -47,7 +47,7 @@ func TestGUIGetsTheCommandLinesOptions(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	if got.DataDir != dir || got.MaxFileBytes != 7<<20 || !got.NoRateLimits || got.UI == nil || got.Logger == nil {
+	if got.Config.DataDir != dir || got.Config.MaxFileBytes != 7<<20 || !got.NoRateLimits || got.UI == nil || got.Config.Logger == nil {
 		t.Fatalf("options: %+v", got)
 	}
 }

@@ -30,12 +30,13 @@ import (
 	"github.com/strata-app/strata/backend/mcpserver"
 )
 
-// Options is everything an entry point chooses. The zero value (plus DataDir) runs the engine
-// loop and the MCP HTTP endpoint on httpapi.DefaultAddr without a UI.
+// Options is everything an entry point chooses. The zero value (plus Config.DataDir) runs the
+// engine loop and the MCP HTTP endpoint on httpapi.DefaultAddr without a UI.
 type Options struct {
-	DataDir      string
-	MaxFileBytes int64        // largest file read; 0 = the engine's default
-	Logger       *slog.Logger // nil discards; the runtime adds the UI's log buffer to it
+	// Config opens the engine (data folder, file size limit, embedder…), built by the CLI from
+	// its flags and the environment, the same for every entry point. Config.Logger nil
+	// discards; the runtime adds the UI's log buffer to it.
+	Config engine.Config
 	// NoRateLimits turns the MCP tools' rate limits off (STRATA_MCP_RATE_LIMITS=off, read by cli).
 	NoRateLimits bool
 	// NoHTTP serves no loopback HTTP endpoint (`strata serve --no-mcp`, `strata mcp`).
@@ -46,8 +47,6 @@ type Options struct {
 	UI fs.FS
 	// Platform is what only the desktop can do; nil in browser and headless modes.
 	Platform app.Platform
-	// Engine, when set, is used instead of opening one (tests); the runtime still closes it.
-	Engine *engine.Engine
 }
 
 // Runtime is what a running entry point may use while its Main runs.
@@ -96,7 +95,7 @@ func Stdio(in io.Reader, out io.Writer) Main {
 // desktop app, `strata serve`) already serves it, which is the normal case for `strata mcp`'s
 // neighbours; rt.HTTPErr carries it so the entry point can say so.
 func Run(ctx context.Context, opts Options, main Main) (err error) {
-	log := opts.Logger
+	log := opts.Config.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -106,12 +105,11 @@ func Run(ctx context.Context, opts Options, main Main) (err error) {
 		logs = app.NewLogBuffer(200)
 		log = slog.New(logs.Handler(log.Handler(), slog.LevelInfo))
 	}
-	eng := opts.Engine
-	if eng == nil {
-		eng, err = engine.Open(ctx, engine.Config{DataDir: opts.DataDir, Logger: log, MaxFileBytes: opts.MaxFileBytes})
-		if err != nil {
-			return err
-		}
+	cfg := opts.Config
+	cfg.Logger = log
+	eng, err := engine.Open(ctx, cfg)
+	if err != nil {
+		return err
 	}
 	defer func() { err = errors.Join(err, eng.Close()) }()
 

@@ -19,18 +19,16 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/strata-app/strata/backend/engine"
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/httpapi"
 	"github.com/strata-app/strata/backend/mcpconfig"
 	"github.com/strata-app/strata/backend/mcpserver"
 )
 
-// hermetic keeps the engine away from a developer's Ollama (the engine reads these when its
-// Config leaves them empty, and Options does not carry them).
+// hermetic keeps the engine away from a developer's Ollama.
 func hermetic(t *testing.T) Options {
-	t.Setenv("STRATA_EMBEDDER", "static")
-	t.Setenv("OLLAMA_HOST", "127.0.0.1:9")
-	return Options{DataDir: t.TempDir(), Addr: "127.0.0.1:0"}
+	return Options{Config: engine.Config{DataDir: t.TempDir(), Embedder: "static", OllamaHost: "127.0.0.1:9"}, Addr: "127.0.0.1:0"}
 }
 
 var ui = fstest.MapFS{"index.html": {Data: []byte("<title>Strata</title>")}}
@@ -46,7 +44,7 @@ func TestRunServesHTTPThenStopsEverything(t *testing.T) {
 		if rt.HTTP == nil || rt.App == nil || rt.HTTPErr != nil {
 			t.Fatalf("runtime: http %v app %v err %v", rt.HTTP, rt.App, rt.HTTPErr)
 		}
-		if _, err := os.Stat(filepath.Join(opts.DataDir, httpapi.EndpointFile)); err != nil {
+		if _, err := os.Stat(filepath.Join(opts.Config.DataDir, httpapi.EndpointFile)); err != nil {
 			t.Errorf("endpoint file: %v", err)
 		}
 		// The UI answers with the token's cookie, and the App knows its endpoint.
@@ -70,7 +68,7 @@ func TestRunServesHTTPThenStopsEverything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(opts.DataDir, httpapi.EndpointFile)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(opts.Config.DataDir, httpapi.EndpointFile)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("endpoint file left behind: %v", err)
 	}
 	if watching(seen) {
@@ -92,7 +90,7 @@ func watching(rt *Runtime) bool { return rt.Engine.WatchStatus() != nil }
 func TestRunPassesOptionsToEngineAndMCP(t *testing.T) {
 	for _, noLimits := range []bool{false, true} {
 		opts := hermetic(t)
-		opts.NoHTTP, opts.MaxFileBytes, opts.NoRateLimits = true, 10, noLimits
+		opts.NoHTTP, opts.Config.MaxFileBytes, opts.NoRateLimits = true, 10, noLimits
 		big := filepath.Join(t.TempDir(), "big.md")
 		os.WriteFile(big, []byte("# more than ten bytes"), 0o600)
 		err := Run(context.Background(), opts, func(ctx context.Context, rt *Runtime) error {
@@ -237,8 +235,8 @@ func TestClientEntryIsTheSameFromAppAndCLI(t *testing.T) {
 	opts := hermetic(t)
 	opts.UI = ui
 	err := Run(context.Background(), opts, func(ctx context.Context, rt *Runtime) error {
-		abs, _ := filepath.Abs(opts.DataDir)
-		s, err := ClientServer(opts.DataDir, false)
+		abs, _ := filepath.Abs(opts.Config.DataDir)
+		s, err := ClientServer(opts.Config.DataDir, false)
 		if err != nil {
 			return err
 		}
@@ -246,7 +244,7 @@ func TestClientEntryIsTheSameFromAppAndCLI(t *testing.T) {
 			t.Errorf("stdio entry %+v, want %s mcp --data %s", s, real, abs)
 		}
 		for _, useHTTP := range []bool{false, true} {
-			s, err := ClientServer(opts.DataDir, useHTTP)
+			s, err := ClientServer(opts.Config.DataDir, useHTTP)
 			if err != nil {
 				return err
 			}
@@ -264,7 +262,7 @@ func TestClientEntryIsTheSameFromAppAndCLI(t *testing.T) {
 				}
 			}
 		}
-		if s, _ := ClientServer(opts.DataDir, true); s.URL != rt.HTTP.URL() {
+		if s, _ := ClientServer(opts.Config.DataDir, true); s.URL != rt.HTTP.URL() {
 			t.Errorf("HTTP entry %s, running server %s", s.URL, rt.HTTP.URL())
 		}
 		return nil
