@@ -49,3 +49,62 @@ func TestDependenciesPointOneWay(t *testing.T) {
 		}
 	}
 }
+
+// listed is one package as `go list` sees it under some build tags.
+type listed struct {
+	pkg           string
+	imports, deps []string
+}
+
+func goList(t *testing.T, tags string, patterns ...string) []listed {
+	t.Helper()
+	args := append([]string{"list", "-tags", tags, "-f", "{{.ImportPath}}|{{join .Imports \",\"}}|{{join .Deps \",\"}}"}, patterns...)
+	out, err := exec.Command("go", args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	var pkgs []listed
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		parts := strings.SplitN(line, "|", 3)
+		pkgs = append(pkgs, listed{pkg: parts[0], imports: strings.Split(parts[1], ","), deps: strings.Split(parts[2], ",")})
+	}
+	return pkgs
+}
+
+// TestTransportsStayThin enforces the composition rules (README, architecture): transports
+// reach the store only through the engine (which exposes what they need as its own types), so
+// none imports backend/store; the CLI reaches the UI service only through the runtime (host),
+// so it does not import app; and nothing under backend/ imports the runtime, which sits above
+// every transport. The main package is checked under each build tag it has, because the
+// desktop and bindings entry points are separate files.
+func TestTransportsStayThin(t *testing.T) {
+	const mod = "github.com/strata-app/strata"
+	transports := map[string]bool{mod: true, mod + "/cli": true, mod + "/app": true, mod + "/host": true,
+		mod + "/backend/mcpserver": true, mod + "/backend/httpapi": true}
+	checked := map[string]bool{}
+	for _, tags := range []string{"", "desktop", "bindings"} {
+		for _, p := range goList(t, tags, "./...") {
+			checked[p.pkg] = true
+			for _, imp := range p.imports {
+				if transports[p.pkg] && imp == mod+"/backend/store" {
+					t.Errorf("-tags %q: the transport %s imports backend/store: use engine's types", tags, p.pkg)
+				}
+				if p.pkg == mod+"/cli" && imp == mod+"/app" {
+					t.Errorf("-tags %q: cli imports app: reach it through host", tags)
+				}
+			}
+			if strings.HasPrefix(p.pkg, mod+"/backend/") {
+				for _, d := range p.deps {
+					if d == mod+"/host" {
+						t.Errorf("-tags %q: %s depends on the runtime (host): backend/ sits below it", tags, p.pkg)
+					}
+				}
+			}
+		}
+	}
+	for p := range transports {
+		if !checked[p] {
+			t.Errorf("%s was not listed: the rule checks nothing for it", p)
+		}
+	}
+}

@@ -6,9 +6,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"io/fs"
-	"log/slog"
 	"os"
 	"os/exec"
 	"runtime"
@@ -20,21 +18,18 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"github.com/strata-app/strata/app"
-	"github.com/strata-app/strata/backend/engine"
 	"github.com/strata-app/strata/backend/errs"
-	"github.com/strata-app/strata/backend/httpapi"
-	"github.com/strata-app/strata/backend/mcpserver"
 	"github.com/strata-app/strata/cli"
+	"github.com/strata-app/strata/host"
 )
 
 // gui opens the desktop window: `strata` with no command runs it in desktop builds.
 var gui cli.GUIFunc = runDesktop
 
-// runDesktop opens the engine on dataDir, runs the same loop as `strata serve` (watcher, job
-// workers, embedder manager) and the MCP HTTP endpoint, and shows the window until it is
-// closed; then everything it started is stopped and awaited.
-func runDesktop(dataDir string) (err error) {
+// runDesktop runs the runtime that `strata serve` runs (engine loop, MCP over loopback HTTP,
+// the UI for browsers too), with the options the command line chose, and shows the window
+// until it is closed or ctx ends (Ctrl-C); host.Run then stops and awaits everything.
+func runDesktop(ctx context.Context, opts host.Options) error {
 	if !hasDisplay() {
 		// Without this check GTK aborts the process with a C-level message; say what to do instead.
 		return errs.New("NO_DISPLAY", "no graphical display found (neither DISPLAY nor WAYLAND_DISPLAY is set)").
@@ -43,42 +38,35 @@ func runDesktop(dataDir string) (err error) {
 	// WebKit names its storage folders after the program; "strata" would put them inside the
 	// default data folder (~/.local/share/strata).
 	setProgramName("strata-webview")
-	logs := app.NewLogBuffer(200)
-	level := slog.LevelWarn
-	if os.Getenv("STRATA_LOG") == "debug" { // what the Xvfb test reads; also handy when reporting a bug
-		level = slog.LevelDebug
-	}
-	log := slog.New(logs.Handler(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}), slog.LevelInfo))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	eng, err := engine.Open(ctx, engine.Config{DataDir: dataDir, Logger: log})
-	if err != nil {
-		return err
-	}
-	defer func() { err = errors.Join(err, eng.Close()) }()
-
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer cancel()
-	wg.Add(2)
-	go func() { defer wg.Done(); _ = eng.Serve(ctx) }()
-	go func() { defer wg.Done(); _ = eng.Warm(ctx) }()
-
 	plat := &desktop{}
-	a := app.New(eng, app.Options{Platform: plat, Logs: logs, Logger: log})
-	ui, _ := fs.Sub(assets, "frontend/dist") // the embed directive guarantees the folder
-	if tok, err := httpapi.LoadOrCreateToken(eng.DataDir()); err != nil {
-		log.Error("MCP token", "err", err)
-	} else if hs, err := httpapi.Listen(mcpserver.New(eng, mcpserver.Options{Logger: log}),
-		httpapi.Options{Token: tok, Logger: log, DataDir: eng.DataDir(), UI: a.Handler(ui)}); err != nil {
-		log.Warn("MCP over HTTP not started (another Strata may serve it)", "err", err)
-	} else {
-		defer hs.Close()
-		a.SetMCP(hs.URL(), tok)
-	}
+	opts.Platform = plat
+	return host.Run(ctx, opts, func(ctx context.Context, rt *host.Runtime) error {
+		// Ctrl-C in the terminal closes the window as the close button would.
+		done := make(chan struct{})
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case <-ctx.Done():
+				if c := plat.context(); c != nil {
+					wruntime.Quit(c)
+				}
+			case <-done:
+			}
+		}()
+		defer wg.Wait()
+		defer close(done)
+		return wails.Run(windowOptions(rt, plat, opts.UI))
+	})
+}
 
-	sum := sha256.Sum256([]byte(eng.DataDir()))
-	return wails.Run(&options.App{
+// windowOptions is the window over the runtime's App: its bindings, file drops and the
+// single-instance lock per data folder.
+func windowOptions(rt *host.Runtime, plat *desktop, ui fs.FS) *options.App {
+	a, log := rt.App, rt.Log
+	sum := sha256.Sum256([]byte(rt.Engine.DataDir()))
+	return &options.App{
 		Title:       "Strata",
 		Width:       1200,
 		Height:      800,
@@ -112,7 +100,7 @@ func runDesktop(dataDir string) (err error) {
 			},
 		},
 		Linux: &linux.Options{Icon: appIcon, ProgramName: "strata-webview", WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
-	})
+	}
 }
 
 // desktop is app.Platform over the Wails runtime.

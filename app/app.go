@@ -9,32 +9,27 @@ package app
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"log/slog"
 	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/strata-app/strata/backend/engine"
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/mcpconfig"
-	"github.com/strata-app/strata/backend/store"
 )
 
 // Engine is what App needs from the engine, declared by its consumer; *engine.Engine has it.
 type Engine interface {
 	Status(ctx context.Context) (*engine.Status, error)
-	Overview(ctx context.Context) (*store.Overview, error)
+	Overview(ctx context.Context) (*engine.Overview, error)
 	IngestPaths(ctx context.Context, paths []string) ([]engine.PathResult, error)
 	Ingest(ctx context.Context, kind string, data json.RawMessage) (*engine.IngestResult, error)
 	QueryDocuments(ctx context.Context, q engine.DocumentQuery) (*engine.DocumentPage, error)
-	GetDocument(ctx context.Context, id string) (*engine.DocumentDetail, error)
-	DocumentObservations(ctx context.Context, id string) ([]store.Observation, error)
+	DocumentView(ctx context.Context, id string) (*engine.DocumentView, error)
+	StoreUpload(ctx context.Context, name string, data []byte) ([]engine.PathResult, error)
 	Retry(ctx context.Context, id string) (*engine.IngestResult, error)
 	Search(ctx context.Context, r engine.SearchRequest) (*engine.SearchResponse, error)
 	GetEntity(ctx context.Context, id, at string) (*engine.Snapshot, error)
@@ -66,8 +61,9 @@ type Options struct {
 	Token    string       // its bearer token
 	Logs     *LogBuffer   // recent log lines for the settings screen; nil: none
 	Logger   *slog.Logger // nil discards
-	// Executable is the strata binary AI clients launch for stdio ("" = this program).
-	Executable string
+	// Client describes this Strata for an AI client's MCP configuration (host.ClientServer,
+	// shared with `strata mcp config`); nil: the "Add to …" buttons answer an error.
+	Client func(useHTTP bool) (mcpconfig.Server, error)
 }
 
 // App is bound to the frontend; Wails exposes its exported methods as JavaScript functions.
@@ -150,7 +146,7 @@ func (a *App) c() context.Context {
 func (a *App) Status() (*engine.Status, error) { return a.eng.Status(a.c()) }
 
 // Overview counts documents by type, status and day for the library's chart.
-func (a *App) Overview() (*store.Overview, error) { return a.eng.Overview(a.c()) }
+func (a *App) Overview() (*engine.Overview, error) { return a.eng.Overview(a.c()) }
 
 // IngestPaths ingests files and folders (dropped on the window or picked in a dialog).
 func (a *App) IngestPaths(paths []string) ([]engine.PathResult, error) {
@@ -163,34 +159,20 @@ func (a *App) IngestText(title, text string) (*engine.IngestResult, error) {
 	return a.eng.Ingest(a.c(), "content", data)
 }
 
-// maxUpload bounds one browser upload (base64 in a JSON body).
-const maxUpload = 100 << 20
+// maxUpload bounds one browser upload (the HTTP handler limits request bodies by it).
+const maxUpload = engine.MaxUpload
 
-// Upload stores a file sent by a browser in the data folder's uploads/ and ingests it there.
-// The name keeps the original (without folders) behind a short content hash, so two uploads
-// of one name with different contents do not overwrite each other.
+// Upload stores a file sent by a browser in the data folder's uploads/ and ingests it there
+// (engine.StoreUpload: atomically, under a name that cannot leave the folder).
 func (a *App) Upload(name, contentBase64 string) ([]engine.PathResult, error) {
+	if base64.StdEncoding.DecodedLen(len(contentBase64)) > maxUpload+3 {
+		return nil, errs.New(errs.FileTooLarge, "%s is larger than %d MB", name, engine.MaxUpload>>20).WithHint("watch its folder instead, or use `strata ingest PATH`")
+	}
 	data, err := base64.StdEncoding.DecodeString(contentBase64)
 	if err != nil {
 		return nil, errs.New(errs.Validation, "the upload is not base64").With("field", "content")
 	}
-	if len(data) > maxUpload {
-		return nil, errs.New(errs.FileTooLarge, "%s is larger than %d MB", name, maxUpload>>20).WithHint("watch its folder instead, or use `strata ingest PATH`")
-	}
-	base := filepath.Base(strings.ReplaceAll(name, `\`, "/"))
-	if base == "." || base == "/" || base == "" || strings.HasPrefix(base, ".") {
-		base = "upload" + strings.TrimPrefix(base, ".")
-	}
-	sum := sha256.Sum256(data)
-	dir := filepath.Join(a.eng.DataDir(), "uploads")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "cannot create %s", dir)
-	}
-	path := filepath.Join(dir, hex.EncodeToString(sum[:4])+"-"+base)
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "cannot store the upload")
-	}
-	return a.eng.IngestPaths(a.c(), []string{path})
+	return a.eng.StoreUpload(a.c(), name, data)
 }
 
 // Documents lists documents by status, folder and type.
@@ -199,23 +181,10 @@ func (a *App) Documents(q engine.DocumentQuery) (*engine.DocumentPage, error) {
 }
 
 // DocumentView is a document with its chunks, jobs and the observations made from it.
-type DocumentView struct {
-	*engine.DocumentDetail
-	Observations []store.Observation `json:"observations"`
-}
+type DocumentView = engine.DocumentView
 
 // Document returns one document for the document screen.
-func (a *App) Document(id string) (*DocumentView, error) {
-	d, err := a.eng.GetDocument(a.c(), id)
-	if err != nil {
-		return nil, err
-	}
-	obs, err := a.eng.DocumentObservations(a.c(), id)
-	if err != nil {
-		return nil, err
-	}
-	return &DocumentView{DocumentDetail: d, Observations: obs}, nil
-}
+func (a *App) Document(id string) (*DocumentView, error) { return a.eng.DocumentView(a.c(), id) }
 
 // Retry re-reads a failed document.
 func (a *App) Retry(id string) (*engine.IngestResult, error) { return a.eng.Retry(a.c(), id) }
@@ -330,22 +299,15 @@ func (a *App) InstallClient(client string) (*InstallResult, error) {
 
 func (a *App) server(useHTTP bool) (mcpconfig.Server, error) {
 	a.mu.Lock()
-	url, tok := a.opts.MCPURL, a.opts.Token
+	url := a.opts.MCPURL
 	a.mu.Unlock()
-	if useHTTP {
-		if url == "" {
-			return mcpconfig.Server{}, errs.New("MCP_NOT_RUNNING", "the MCP HTTP endpoint is not running").WithHint("use the stdio configuration, or start `strata serve`")
-		}
-		return mcpconfig.Server{URL: url, Token: tok}, nil
+	if useHTTP && url == "" {
+		return mcpconfig.Server{}, errs.New("MCP_NOT_RUNNING", "the MCP HTTP endpoint is not running").WithHint("use the stdio configuration, or start `strata serve`")
 	}
-	exe := a.opts.Executable
-	if exe == "" {
-		var err error
-		if exe, err = os.Executable(); err != nil {
-			return mcpconfig.Server{}, errs.Wrap(errs.Internal, err, "cannot find this program's path")
-		}
+	if a.opts.Client == nil {
+		return mcpconfig.Server{}, errs.New(errs.Internal, "this window cannot describe Strata to AI clients").WithHint("use `strata mcp config --client NAME`")
 	}
-	return mcpconfig.Server{Command: exe, Args: []string{"mcp", "--data", a.eng.DataDir()}}, nil
+	return a.opts.Client(useHTTP)
 }
 
 // errNoDesktop: a desktop-only call made from a browser.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/strata-app/strata/app"
 	"github.com/strata-app/strata/backend/engine"
+	"github.com/strata-app/strata/backend/mcpconfig"
 )
 
 func newApp(t *testing.T) (*app.App, *engine.Engine) {
@@ -22,7 +23,14 @@ func newApp(t *testing.T) (*app.App, *engine.Engine) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.Close() })
-	a := app.New(e, app.Options{MCPURL: "http://127.0.0.1:1/mcp", Token: strings.Repeat("t", 64), Executable: "/usr/bin/strata"})
+	tok := strings.Repeat("t", 64)
+	client := func(useHTTP bool) (mcpconfig.Server, error) {
+		if useHTTP {
+			return mcpconfig.Server{URL: "http://127.0.0.1:1/mcp", Token: tok}, nil
+		}
+		return mcpconfig.Server{Command: "/usr/bin/strata", Args: []string{"mcp", "--data", e.DataDir()}}, nil
+	}
+	a := app.New(e, app.Options{MCPURL: "http://127.0.0.1:1/mcp", Token: tok, Client: client})
 	a.Startup(context.Background())
 	t.Cleanup(func() { a.Shutdown(context.Background()) })
 	return a, e

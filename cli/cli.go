@@ -18,9 +18,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/strata-app/strata/app"
 	"github.com/strata-app/strata/backend/engine"
 	"github.com/strata-app/strata/backend/errs"
+	"github.com/strata-app/strata/host"
 )
 
 // IO is where the CLI reads and writes; tests pass buffers.
@@ -29,8 +29,10 @@ type IO struct {
 	Out, Err io.Writer
 }
 
-// GUIFunc opens the desktop window on a data folder; nil when this binary has no GUI.
-type GUIFunc func(dataDir string) error
+// GUIFunc opens the desktop window with the runtime options the command line chose (data
+// folder, file size limit, rate limits, logger, UI assets); nil when this binary has no GUI.
+// It runs until the window closes or ctx ends.
+type GUIFunc func(ctx context.Context, opts host.Options) error
 
 type usageError struct{ error }
 
@@ -46,7 +48,6 @@ type globals struct {
 	maxMB   int
 	io      IO
 	ui      fs.FS
-	logs    *app.LogBuffer // set by long-running commands: recent lines for the UI
 }
 
 // Main runs the CLI with args (without the program name) and returns the exit code.
@@ -107,11 +108,12 @@ Run with no command to open the desktop window (in builds that have one).`,
 				fmt.Fprintln(g.io.Err)
 				return cmd.Help()
 			}
-			dir, err := g.dataDir()
+			opts, err := g.runtimeOptions(g.logger())
 			if err != nil {
 				return err
 			}
-			return gui(dir)
+			opts.UI = g.ui
+			return gui(cmd.Context(), opts)
 		},
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
@@ -135,30 +137,57 @@ func (g *globals) dataDir() (string, error) {
 	return d, nil
 }
 
-// logger writes warnings (everything with -v) to stderr.
+// logger writes warnings (everything with -v or STRATA_LOG=debug) to stderr.
 func (g *globals) logger() *slog.Logger {
 	level := slog.LevelWarn
-	if g.verbose {
+	if g.verbose || readEnv().debugLog {
 		level = slog.LevelDebug
 	}
-	h := slog.Handler(slog.NewTextHandler(g.io.Err, &slog.HandlerOptions{Level: level}))
-	if g.logs != nil {
-		h = g.logs.Handler(h, slog.LevelInfo)
+	return slog.New(slog.NewTextHandler(g.io.Err, &slog.HandlerOptions{Level: level}))
+}
+
+// env is what the environment may change besides the data folder ($STRATA_HOME, read by
+// engine.DefaultDataDir). Read in this one place so every entry point honours the same
+// settings: the desktop used to ignore the rate-limit switch.
+type env struct {
+	noRateLimits bool // STRATA_MCP_RATE_LIMITS=off: benchmarks and load tests
+	debugLog     bool // STRATA_LOG=debug: what the Xvfb test reads; handy when reporting a bug
+}
+
+func readEnv() env {
+	return env{noRateLimits: os.Getenv("STRATA_MCP_RATE_LIMITS") == "off", debugLog: os.Getenv("STRATA_LOG") == "debug"}
+}
+
+// runtimeOptions are the options `strata serve`, `strata mcp` and the window share; each
+// adds its own transport choices.
+func (g *globals) runtimeOptions(log *slog.Logger) (host.Options, error) {
+	cfg, err := g.engineConfig(log)
+	if err != nil {
+		return host.Options{}, err
 	}
-	return slog.New(h)
+	return host.Options{Config: cfg, NoRateLimits: readEnv().noRateLimits}, nil
 }
 
 // open opens the engine for one command; the caller closes it.
 func (g *globals) open(ctx context.Context) (*engine.Engine, error) {
-	dir, err := g.dataDir()
+	cfg, err := g.engineConfig(g.logger())
 	if err != nil {
 		return nil, err
 	}
-	log := g.logger()
-	if g.maxMB <= 0 {
-		return nil, usageError{fmt.Errorf("--max-file-mb must be positive")}
+	return engine.Open(ctx, cfg)
+}
+
+// engineConfig is the engine's configuration from the flags (and the environment), the same
+// for one-shot commands and for the runtime of serve, mcp and the window.
+func (g *globals) engineConfig(log *slog.Logger) (engine.Config, error) {
+	dir, err := g.dataDir()
+	if err != nil {
+		return engine.Config{}, err
 	}
-	return engine.Open(ctx, engine.Config{DataDir: dir, Logger: log, MaxFileBytes: int64(g.maxMB) << 20})
+	if g.maxMB <= 0 {
+		return engine.Config{}, usageError{fmt.Errorf("--max-file-mb must be positive")}
+	}
+	return engine.Config{DataDir: dir, Logger: log, MaxFileBytes: int64(g.maxMB) << 20}, nil
 }
 
 // run opens the engine, calls fn, closes the engine and prints fn's value with human.

@@ -10,85 +10,24 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/strata-app/strata/app"
 	"github.com/strata-app/strata/backend/engine"
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/httpapi"
-	"github.com/strata-app/strata/backend/mcpserver"
-	"github.com/strata-app/strata/backend/store"
+	"github.com/strata-app/strata/host"
 )
 
-// FilesResult is `strata ingest PATH...`'s answer: one entry per file.
-type FilesResult struct {
-	Documents []FileOutcome `json:"documents"`
-	Failed    int           `json:"failed"`
-}
-
-// FileOutcome is one file's document, phases and error.
-type FileOutcome struct {
-	Path       string            `json:"path"`
-	DocumentID string            `json:"document_id,omitempty"`
-	Status     string            `json:"status,omitempty"`
-	Phases     map[string]string `json:"phases,omitempty"`
-	Message    string            `json:"message,omitempty"`
-	Error      *errs.Error       `json:"error,omitempty"`
-}
-
 func ingestPaths(g *globals, cmd *cobra.Command, paths []string, wait bool) error {
-	var result *FilesResult
+	var result *engine.FilesResult
 	err := g.run(cmd, func(ctx context.Context, e *engine.Engine) (any, error) {
-		var results []engine.PathResult
-		var waited []store.Document
-		var err error
+		var progress func([]engine.Document)
 		if wait {
-			bar := newProgress(g.io.Err, !g.json && isTerminal(g.io.Err))
-			results, waited, err = e.IngestPathsAndWait(ctx, paths, bar.update)
-		} else {
-			results, err = e.IngestPaths(ctx, paths)
+			progress = newProgress(g.io.Err, !g.json && isTerminal(g.io.Err)).update
 		}
-		if err != nil {
-			return nil, errs.Wrap(errs.Internal, err, "stopped: %v", err)
-		}
-		out := &FilesResult{Documents: []FileOutcome{}}
-		var ids []string
-		for _, r := range results {
-			o := FileOutcome{Path: r.Path, Error: r.Error}
-			if r.Result != nil {
-				o.DocumentID, o.Phases, o.Message = r.Result.DocumentID, r.Result.Phases, r.Result.Message
-				ids = append(ids, r.Result.DocumentID)
-			} else if r.Error != nil {
-				if id, ok := r.Error.Details["document_id"].(string); ok {
-					o.DocumentID = id
-				}
-				o.Status = "failed"
-			}
-			out.Documents = append(out.Documents, o)
-		}
-		if wait && len(ids) > 0 {
-			byID := map[string]store.Document{}
-			for _, d := range waited {
-				byID[d.DocumentID] = d
-			}
-			for i, o := range out.Documents {
-				if d, ok := byID[o.DocumentID]; ok {
-					o.Status = d.Status
-					o.Phases = map[string]string{"register": d.PhaseRegister, "analyze": d.PhaseAnalyze, "semantic": d.PhaseSemantic}
-					if len(d.LastError) > 0 && d.Status == "failed" {
-						o.Error = errs.FromEnvelope(d.LastError)
-					}
-					out.Documents[i] = o
-				}
-			}
-		}
-		for _, o := range out.Documents {
-			if o.Error != nil && o.Status == "failed" {
-				out.Failed++
-			}
-		}
-		result = out
-		return out, nil
+		r, err := e.IngestFiles(ctx, paths, wait, progress)
+		result = r
+		return r, err
 	}, func(w io.Writer, v any) {
-		r := v.(*FilesResult)
+		r := v.(*engine.FilesResult)
 		tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
 		fmt.Fprintln(tw, "DOCUMENT\tSTATUS\tREGISTER\tANALYZE\tSEMANTIC\tPATH")
 		for _, o := range r.Documents {
@@ -143,12 +82,12 @@ type progress struct {
 
 func newProgress(w io.Writer, on bool) *progress { return &progress{w: w, on: on} }
 
-func (p *progress) update(docs []store.Document) {
+func (p *progress) update(docs []engine.Document) {
 	if !p.on {
 		return
 	}
 	total := len(docs)
-	count := func(phase func(store.Document) string) (done, failed int) {
+	count := func(phase func(engine.Document) string) (done, failed int) {
 		for _, d := range docs {
 			switch phase(d) {
 			case "done", "skipped":
@@ -165,11 +104,11 @@ func (p *progress) update(docs []store.Document) {
 	p.lines = 0
 	for _, ph := range []struct {
 		name string
-		get  func(store.Document) string
+		get  func(engine.Document) string
 	}{
-		{"register", func(d store.Document) string { return d.PhaseRegister }},
-		{"analyze ", func(d store.Document) string { return d.PhaseAnalyze }},
-		{"semantic", func(d store.Document) string { return d.PhaseSemantic }},
+		{"register", func(d engine.Document) string { return d.PhaseRegister }},
+		{"analyze ", func(d engine.Document) string { return d.PhaseAnalyze }},
+		{"semantic", func(d engine.Document) string { return d.PhaseSemantic }},
 	} {
 		done, failed := count(ph.get)
 		width := 30
@@ -336,62 +275,33 @@ func serveCmd(g *globals) *cobra.Command {
 		Short: "Run headless: watch folders, process jobs and serve MCP over loopback HTTP until interrupted",
 		Args:  exactArgs(0, "no arguments"),
 		RunE: func(c *cobra.Command, _ []string) error {
-			ctx := c.Context()
-			g.logs = app.NewLogBuffer(200) // the engine's and the server's lines, for the settings screen
-			e, err := g.open(ctx)
+			opts, err := g.runtimeOptions(g.logger())
 			if err != nil {
 				return err
 			}
-			defer e.Close()
-			roots, _ := e.WatchRoots(ctx)
-			fmt.Fprintf(g.io.Err, "strata serve: data %s, watching %d folder(s); Ctrl-C to stop\n", e.DataDir(), len(roots))
-			if !noMCP {
-				hs, err := g.listenMCP(ctx, e, addr)
-				switch {
-				case err != nil && errs.CodeOf(err) == "ADDRESS_IN_USE":
-					fmt.Fprintf(g.io.Err, "strata serve: MCP over HTTP not started: %v\n", errs.As(err).Message)
-				case err != nil:
+			opts.NoHTTP, opts.Addr, opts.UI = noMCP, addr, g.ui
+			return host.Run(c.Context(), opts, func(ctx context.Context, rt *host.Runtime) error {
+				roots, err := rt.Engine.WatchRoots(ctx)
+				if err != nil {
 					return err
-				default:
-					defer hs.Close()
-					fmt.Fprintf(g.io.Err, "strata serve: MCP at %s (bearer token: `strata mcp config --http --client cursor` shows it)\n", hs.URL())
-					if g.ui != nil {
-						fmt.Fprintf(g.io.Err, "strata serve: open %s in a browser\n", hs.UIURL())
+				}
+				fmt.Fprintf(g.io.Err, "strata serve: data %s, watching %d folder(s); Ctrl-C to stop\n", rt.Engine.DataDir(), len(roots))
+				switch {
+				case rt.HTTPErr != nil:
+					fmt.Fprintf(g.io.Err, "strata serve: MCP over HTTP not started: %v\n", errs.As(rt.HTTPErr).Message)
+				case rt.HTTP != nil:
+					fmt.Fprintf(g.io.Err, "strata serve: MCP at %s (bearer token: `strata mcp config --http --client cursor` shows it)\n", rt.HTTP.URL())
+					if rt.App != nil {
+						fmt.Fprintf(g.io.Err, "strata serve: open %s in a browser\n", rt.HTTP.UIURL())
 					}
 				}
-			}
-			go func() { _ = e.Warm(ctx) }()
-			err = e.Serve(ctx)
-			fmt.Fprintln(g.io.Err, "strata serve: stopped")
-			return err
+				<-ctx.Done()
+				fmt.Fprintln(g.io.Err, "strata serve: stopped")
+				return nil
+			})
 		},
 	}
 	cmd.Flags().StringVar(&addr, "mcp-addr", httpapi.DefaultAddr, "loopback address of the MCP HTTP endpoint (port 0: any free port)")
 	cmd.Flags().BoolVar(&noMCP, "no-mcp", false, "do not serve MCP over HTTP")
 	return cmd
-}
-
-// listenMCP starts the loopback HTTP server for e: MCP at /mcp and, when this binary has the
-// frontend, the browser UI at / (the App's methods at /api/…). The server stops when ctx ends.
-func (g *globals) listenMCP(ctx context.Context, e *engine.Engine, addr string) (*httpapi.Server, error) {
-	tok, err := httpapi.LoadOrCreateToken(e.DataDir())
-	if err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "%v", err)
-	}
-	log := g.logger()
-	opts := httpapi.Options{Addr: addr, Token: tok, Logger: log, DataDir: e.DataDir()}
-	var a *app.App
-	if g.ui != nil {
-		a = app.New(e, app.Options{Token: tok, Logs: g.logs, Logger: log})
-		opts.UI = a.Handler(g.ui)
-	}
-	hs, err := httpapi.Listen(mcpserver.New(e, mcpserver.Options{Logger: log, NoLimits: os.Getenv("STRATA_MCP_RATE_LIMITS") == "off"}), opts)
-	if err != nil {
-		return nil, err
-	}
-	if a != nil {
-		a.SetMCP(hs.URL(), tok)
-		a.Startup(ctx)
-	}
-	return hs, nil
 }

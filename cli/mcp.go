@@ -8,17 +8,14 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
-	"github.com/mark3labs/mcp-go/server"
 	"github.com/spf13/cobra"
 
 	"github.com/strata-app/strata/backend/engine"
 	"github.com/strata-app/strata/backend/errs"
-	"github.com/strata-app/strata/backend/httpapi"
 	"github.com/strata-app/strata/backend/mcpconfig"
-	"github.com/strata-app/strata/backend/mcpserver"
+	"github.com/strata-app/strata/host"
 )
 
 func mcpCmd(g *globals) *cobra.Command {
@@ -56,7 +53,8 @@ func (g *globals) mcpLogger(dir string) (*slog.Logger, func(), error) {
 }
 
 // serveStdio runs `strata mcp`: the MCP server on in/out, and the engine loop beside it until
-// the client closes stdin or the process is interrupted.
+// the client closes stdin or the process is interrupted. Its logs go to stderr and
+// logs/mcp.log, never to out.
 func (g *globals) serveStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	dir, err := g.dataDir()
 	if err != nil {
@@ -70,33 +68,15 @@ func (g *globals) serveStdio(ctx context.Context, in io.Reader, out io.Writer) e
 		return err
 	}
 	defer closeLog()
-	e, err := engine.Open(ctx, engine.Config{DataDir: dir, Logger: log, MaxFileBytes: int64(g.maxMB) << 20})
+	opts, err := g.runtimeOptions(log)
 	if err != nil {
-		log.Error("open", "err", err)
 		return err
 	}
-	defer e.Close()
-	srv := mcpserver.New(e, mcpserver.Options{Logger: log, NoLimits: os.Getenv("STRATA_MCP_RATE_LIMITS") == "off"})
-	ctx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer cancel()
-	wg.Add(2)
-	go func() {
-		defer wg.Done()
-		if err := e.Warm(ctx); err != nil && ctx.Err() == nil {
-			log.Warn("warm the vector index", "err", err)
-		}
-	}()
-	go func() { defer wg.Done(); _ = e.Serve(ctx) }()
-	log.Info("mcp stdio ready", "data", e.DataDir(), "version", engine.Version)
-	ss := server.NewStdioServer(srv)
-	ss.SetErrorLogger(slog.NewLogLogger(log.Handler(), slog.LevelError))
-	err = ss.Listen(ctx, in, out)
-	if err != nil && ctx.Err() == nil && err != io.EOF {
+	opts.NoHTTP = true
+	if err := host.Run(ctx, opts, host.Stdio(in, out)); err != nil {
 		log.Error("mcp stdio", "err", err)
+		return err
 	}
-	log.Info("mcp stdio stopped")
 	return nil
 }
 
@@ -153,42 +133,13 @@ first, written atomically, and every other server in it is kept.`,
 	return cmd
 }
 
-// mcpServerEntry describes this Strata for a client: the running binary with `mcp --data DIR`,
-// or the HTTP endpoint with the token.
+// mcpServerEntry describes this Strata for a client, as the app's "Add to …" buttons do.
 func (g *globals) mcpServerEntry(useHTTP bool) (mcpconfig.Server, error) {
 	dir, err := g.dataDir()
 	if err != nil {
 		return mcpconfig.Server{}, err
 	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return mcpconfig.Server{}, errs.Wrap(errs.Internal, err, "cannot resolve %s", dir)
-	}
-	if !useHTTP {
-		exe, err := os.Executable()
-		if err != nil {
-			return mcpconfig.Server{}, errs.Wrap(errs.Internal, err, "cannot find this program's path")
-		}
-		if r, err := filepath.EvalSymlinks(exe); err == nil {
-			exe = r
-		}
-		return mcpconfig.Server{Command: exe, Args: []string{"mcp", "--data", abs}}, nil
-	}
-	if err := os.MkdirAll(abs, 0o700); err != nil {
-		return mcpconfig.Server{}, errs.Wrap(errs.Internal, err, "cannot create the data folder %s", abs)
-	}
-	tok, err := httpapi.LoadOrCreateToken(abs)
-	if err != nil {
-		return mcpconfig.Server{}, errs.Wrap(errs.Internal, err, "%v", err)
-	}
-	url := "http://" + httpapi.DefaultAddr + "/mcp"
-	if b, err := os.ReadFile(filepath.Join(abs, httpapi.EndpointFile)); err == nil {
-		var ep struct{ URL string }
-		if json.Unmarshal(b, &ep) == nil && ep.URL != "" {
-			url = ep.URL
-		}
-	}
-	return mcpconfig.Server{URL: url, Token: tok}, nil
+	return host.ClientServer(dir, useHTTP)
 }
 
 func mcpRootsCmd(g *globals) *cobra.Command {

@@ -140,6 +140,11 @@ func (e *Engine) stateUntil(ctx context.Context, entityID string, t *spec.Entity
 	if err != nil {
 		return nil, queryErr(err, "observations")
 	}
+	return reduceAll(t, obs)
+}
+
+// reduceAll folds observations into a state.
+func reduceAll(t *spec.EntityType, obs []store.Observation) (*reduce.State, error) {
 	st := reduce.New()
 	for _, o := range obs {
 		ro, err := ingest.ReduceObs(o)
@@ -248,36 +253,114 @@ func (e *Engine) FieldProvenance(ctx context.Context, id, field string) (*FieldP
 	if strings.TrimSpace(field) == "" {
 		return nil, errs.New(errs.Validation, "field is required").With("field", "field")
 	}
-	ent, err := e.entity(ctx, e.db.Reader(), id)
+	tr, err := e.tracer(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return tr.trace(ctx, field)
+}
+
+// EntityProvenance is an entity's snapshot with every field traced to its source: what the
+// MCP entity resource shows.
+type EntityProvenance struct {
+	Entity     *Snapshot                   `json:"entity"`
+	Provenance map[string]*FieldProvenance `json:"provenance"`
+}
+
+// EntityWithProvenance returns an entity's current snapshot and the provenance of each of its
+// fields. It reads the observations once and each payload and document once, where asking
+// FieldProvenance per field re-read and re-reduced every observation for every field.
+func (e *Engine) EntityWithProvenance(ctx context.Context, id string) (*EntityProvenance, error) {
+	snap, err := e.GetEntity(ctx, id, "")
+	if err != nil {
+		return nil, err
+	}
+	tr, err := e.tracer(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	fields := make([]string, 0, len(tr.snap))
+	for f := range tr.snap {
+		fields = append(fields, f)
+	}
+	sort.Strings(fields) // deterministic reads and errors
+	out := &EntityProvenance{Entity: snap, Provenance: make(map[string]*FieldProvenance, len(fields))}
+	for _, f := range fields {
+		p, err := tr.trace(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		out.Provenance[f] = p
+	}
+	return out, nil
+}
+
+// tracer holds what tracing an entity's fields needs, read once: its observations, their
+// reduced state, and the payloads and documents already looked up.
+type tracer struct {
+	e    *Engine
+	rq   store.Q
+	ent  store.Entity
+	t    *spec.EntityType
+	obs  []store.Observation
+	byID map[string]store.Observation
+	st   *reduce.State
+	snap map[string]json.RawMessage
+	prov map[string]string
+	pays map[string]store.Payload
+	docs map[string]*SourceDocument
+}
+
+func (e *Engine) tracer(ctx context.Context, id string) (*tracer, error) {
+	rq := e.db.Reader()
+	ent, err := e.entity(ctx, rq, id)
 	if err != nil {
 		return nil, err
 	}
 	t := e.entityType(ent.EntityType)
-	st, err := e.stateUntil(ctx, ent.EntityID, t, "")
+	obs, err := store.ObservationsUntil(ctx, rq, ent.EntityID, "")
+	if err != nil {
+		return nil, queryErr(err, "observations")
+	}
+	st, err := reduceAll(t, obs)
 	if err != nil {
 		return nil, err
 	}
-	snap, prov := st.Snapshot()
-	obsID, ok := prov[field]
+	tr := &tracer{e: e, rq: rq, ent: ent, t: t, obs: obs, st: st, byID: make(map[string]store.Observation, len(obs)),
+		pays: map[string]store.Payload{}, docs: map[string]*SourceDocument{}}
+	for _, o := range obs {
+		tr.byID[o.ID] = o
+	}
+	tr.snap, tr.prov = st.Snapshot()
+	return tr, nil
+}
+
+// trace is one field's provenance from the tracer's reads.
+func (tr *tracer) trace(ctx context.Context, field string) (*FieldProvenance, error) {
+	obsID, ok := tr.prov[field]
 	if !ok {
-		fields := make([]string, 0, len(snap))
-		for f := range snap {
+		fields := make([]string, 0, len(tr.snap))
+		for f := range tr.snap {
 			fields = append(fields, f)
 		}
 		sort.Strings(fields)
-		return nil, errs.New(errs.FieldNotFound, "entity %s has no field %q", id, field).With("fields", fields).
+		return nil, errs.New(errs.FieldNotFound, "entity %s has no field %q", tr.ent.EntityID, field).With("fields", fields).
 			WithHint("fields of this entity: %s", strings.Join(fields, ", "))
 	}
-	rq := e.db.Reader()
-	obs, err := store.GetObservation(ctx, rq, ent.EntityID, obsID)
-	if err != nil {
-		return nil, queryErr(err, "the observation")
+	obs, ok := tr.byID[obsID]
+	if !ok {
+		return nil, queryErr(store.ErrNotFound, "the observation")
 	}
-	pay, err := store.GetPayload(ctx, rq, obs.SourcePayloadID)
-	if err != nil {
-		return nil, queryErr(err, "the payload")
+	pay, ok := tr.pays[obs.SourcePayloadID]
+	if !ok {
+		var err error
+		if pay, err = store.GetPayload(ctx, tr.rq, obs.SourcePayloadID); err != nil {
+			return nil, queryErr(err, "the payload")
+		}
+		tr.pays[obs.SourcePayloadID] = pay
 	}
-	out := &FieldProvenance{EntityID: ent.EntityID, Field: field, Value: snap[field], MergePolicy: t.Policy(field),
+	t := tr.t
+	out := &FieldProvenance{EntityID: tr.ent.EntityID, Field: field, Value: tr.snap[field], MergePolicy: t.Policy(field),
 		SourceObservation: SourceObservation{ID: obs.ID, SourcePayloadID: obs.SourcePayloadID, SourceRecordID: obs.SourcePayloadID, Extractor: obs.Extractor,
 			ObservedAt: obs.ObservedAt, SpecificityScore: obs.SpecificityScore, SourcePriority: obs.SourcePriority, Span: obs.Span},
 		SourcePayload: SourcePayload{PayloadID: pay.PayloadID, PayloadContentID: pay.PayloadContentID, Kind: pay.Kind,
@@ -285,21 +368,28 @@ func (e *Engine) FieldProvenance(ctx context.Context, id, field string) (*FieldP
 		SourceRecord: SourceRecord{ID: pay.PayloadID, Type: recordType(pay), FileURLs: []string{}, CreatedAt: pay.CreatedAt},
 		ObservedAt:   obs.ObservedAt, Candidates: []Candidate{}}
 	if obs.DocumentID != "" {
-		if d, err := store.GetDocument(ctx, rq, obs.DocumentID); err == nil {
-			out.SourceDocument = &SourceDocument{DocumentID: d.DocumentID, Kind: d.Kind, Path: d.Path, Title: d.Title}
-			if d.Path != "" {
-				out.SourceRecord.FileURLs = []string{fileURL(d.Path)}
+		sd, ok := tr.docs[obs.DocumentID]
+		if !ok {
+			d, err := store.GetDocument(ctx, tr.rq, obs.DocumentID)
+			switch {
+			case err == nil:
+				sd = &SourceDocument{DocumentID: d.DocumentID, Kind: d.Kind, Path: d.Path, Title: d.Title}
+			case !errors.Is(err, store.ErrNotFound):
+				return nil, queryErr(err, "the document")
 			}
-		} else if !errors.Is(err, store.ErrNotFound) {
-			return nil, queryErr(err, "the document")
+			tr.docs[obs.DocumentID] = sd
 		}
+		if sd != nil && sd.Path != "" {
+			out.SourceRecord.FileURLs = []string{fileURL(sd.Path)}
+		}
+		out.SourceDocument = sd
 	}
 	if t.Policy(field) == spec.MergeUnion {
-		for _, w := range st.Contributors(field) {
+		for _, w := range tr.st.Contributors(field) {
 			out.Contributors = append(out.Contributors, w.Obs)
 		}
 	}
-	cands, err := e.candidates(ctx, rq, ent.EntityID, t, field, obsID)
+	cands, err := candidatesOf(tr.obs, t, field, obsID)
 	if err != nil {
 		return nil, err
 	}
@@ -325,12 +415,8 @@ func fileURL(path string) string {
 	return (&url.URL{Scheme: "file", Path: p}).String()
 }
 
-// candidates lists every observation's value for field, ranked by the field's merge policy.
-func (e *Engine) candidates(ctx context.Context, q store.Q, entityID string, t *spec.EntityType, field, chosen string) ([]Candidate, error) {
-	obs, err := store.ObservationsUntil(ctx, q, entityID, "")
-	if err != nil {
-		return nil, queryErr(err, "observations")
-	}
+// candidatesOf lists every observation's value for field, ranked by the field's merge policy.
+func candidatesOf(obs []store.Observation, t *spec.EntityType, field, chosen string) ([]Candidate, error) {
 	policy := t.Policy(field)
 	if policy == spec.MergeUnion {
 		policy = spec.MergeLatest

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	toml "github.com/pelletier/go-toml/v2"
+
+	"github.com/strata-app/strata/backend/atomicfile"
 )
 
 // Clients are the AI clients Strata knows how to configure.
@@ -236,31 +238,9 @@ func mergeTOML(old []byte, s Server) ([]byte, error) {
 	return []byte(text), nil
 }
 
-// writeAtomic writes data to a temporary file next to path, syncs it and renames it over path,
-// so a crash leaves either the old file or the new one, never half of one.
+// writeAtomic writes data over path so that a crash leaves either the old file or the new one.
 func writeAtomic(path string, data []byte, mode fs.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // after a successful rename there is nothing left to remove
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(mode); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.Write(path, bytes.NewReader(data), mode)
 }
 
 // Servers lists the server names in a client's config file (for tests and for the UI to say

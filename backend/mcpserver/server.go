@@ -378,20 +378,11 @@ func (h *handlers) document(ctx context.Context, req mcp.ReadResourceRequest) ([
 }
 
 func (h *handlers) entityResource(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-	id := resourceID(req)
-	snap, err := h.e.GetEntity(ctx, id, "")
+	ep, err := h.e.EntityWithProvenance(ctx, resourceID(req))
 	if err != nil {
 		return nil, resourceErr(err)
 	}
-	prov := map[string]any{}
-	for field := range snap.Snapshot {
-		p, err := h.e.FieldProvenance(ctx, id, field)
-		if err != nil {
-			return nil, resourceErr(err)
-		}
-		prov[field] = p
-	}
-	b, err := json.MarshalIndent(map[string]any{"entity": snap, "provenance": prov}, "", "  ")
+	b, err := json.MarshalIndent(ep, "", "  ")
 	if err != nil {
 		return nil, resourceErr(errs.Wrap(errs.Internal, err, "could not encode the entity"))
 	}

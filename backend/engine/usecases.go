@@ -1,0 +1,139 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/strata-app/strata/backend/atomicfile"
+	"github.com/strata-app/strata/backend/errs"
+	"github.com/strata-app/strata/backend/store"
+)
+
+// Overview is the library chart's counts (documents by type, status and day).
+type Overview = store.Overview
+
+// FilesResult is the answer to ingesting paths: one outcome per file and how many failed.
+// The CLI prints it; it is computed here so every transport counts failures the same way.
+type FilesResult struct {
+	Documents []FileOutcome `json:"documents"`
+	Failed    int           `json:"failed"`
+}
+
+// FileOutcome is one file's document, phases and error.
+type FileOutcome struct {
+	Path       string            `json:"path"`
+	DocumentID string            `json:"document_id,omitempty"`
+	Status     string            `json:"status,omitempty"`
+	Phases     map[string]string `json:"phases,omitempty"`
+	Message    string            `json:"message,omitempty"`
+	Error      *errs.Error       `json:"error,omitempty"`
+}
+
+// IngestFiles registers paths and, with wait, processes their phases here until each is done,
+// failed or skipped (progress sees the documents as they move). A file counts as failed when
+// it could not be registered or when its analysis failed.
+func (e *Engine) IngestFiles(ctx context.Context, paths []string, wait bool, progress func([]Document)) (*FilesResult, error) {
+	var results []PathResult
+	var waited []Document
+	var err error
+	if wait {
+		results, waited, err = e.IngestPathsAndWait(ctx, paths, progress)
+	} else {
+		results, err = e.IngestPaths(ctx, paths)
+	}
+	if err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "stopped: %v", err)
+	}
+	return mergeOutcomes(results, waited), nil
+}
+
+// mergeOutcomes turns registration results, and the final rows of the documents that were
+// waited for, into one outcome per file. A waited row wins over the registration answer: it
+// is where the document ended, and its error is the analysis' error.
+func mergeOutcomes(results []PathResult, waited []Document) *FilesResult {
+	byID := make(map[string]Document, len(waited))
+	for _, d := range waited {
+		byID[d.DocumentID] = d
+	}
+	out := &FilesResult{Documents: make([]FileOutcome, 0, len(results))}
+	for _, r := range results {
+		o := FileOutcome{Path: r.Path, Error: r.Error}
+		switch {
+		case r.Result != nil:
+			o.DocumentID, o.Phases, o.Message = r.Result.DocumentID, r.Result.Phases, r.Result.Message
+		case r.Error != nil:
+			if id, ok := r.Error.Details["document_id"].(string); ok {
+				o.DocumentID = id
+			}
+			o.Status = "failed"
+		}
+		if d, ok := byID[o.DocumentID]; ok && r.Result != nil {
+			o.Status = d.Status
+			o.Phases = map[string]string{"register": d.PhaseRegister, "analyze": d.PhaseAnalyze, "semantic": d.PhaseSemantic}
+			if len(d.LastError) > 0 && d.Status == "failed" {
+				o.Error = errs.FromEnvelope(d.LastError)
+			}
+		}
+		if o.Error != nil && o.Status == "failed" {
+			out.Failed++
+		}
+		out.Documents = append(out.Documents, o)
+	}
+	return out
+}
+
+// MaxUpload bounds one upload (a browser sends it base64 in a JSON body, so it is held in memory).
+const MaxUpload = 100 << 20
+
+// StoreUpload keeps a file sent by a browser in the data folder's uploads/ and ingests it
+// there. The name keeps the original (without folders) behind a short content hash, so two
+// uploads of one name with different contents do not overwrite each other. The file is
+// written atomically: a failed or interrupted upload leaves no partial file to be ingested
+// by a later reconcile.
+func (e *Engine) StoreUpload(ctx context.Context, name string, data []byte) ([]PathResult, error) {
+	if len(data) > MaxUpload {
+		return nil, errs.New(errs.FileTooLarge, "%s is larger than %d MB", name, MaxUpload>>20).WithHint("watch its folder instead, or use `strata ingest PATH`")
+	}
+	base := filepath.Base(strings.ReplaceAll(name, `\`, "/"))
+	if base == "." || base == "/" || base == "" || strings.HasPrefix(base, ".") {
+		base = "upload" + strings.TrimPrefix(base, ".")
+	}
+	sum := sha256.Sum256(data)
+	dir := filepath.Join(e.DataDir(), "uploads")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "cannot create %s", dir)
+	}
+	path := filepath.Join(dir, hex.EncodeToString(sum[:4])+"-"+base)
+	if err := atomicfile.Write(path, bytes.NewReader(data), 0o600); err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "cannot store the upload")
+	}
+	return e.IngestPaths(ctx, []string{path})
+}
+
+// DocumentView is a document with its chunks, jobs and the observations made from it: the
+// document screen's one read.
+type DocumentView struct {
+	*DocumentDetail
+	Observations []Observation `json:"observations"`
+}
+
+// DocumentView returns a document for the document screen.
+func (e *Engine) DocumentView(ctx context.Context, id string) (*DocumentView, error) {
+	d, err := e.GetDocument(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	obs, err := store.DocumentObservations(ctx, e.db.Reader(), d.DocumentID, 1000)
+	if err != nil {
+		return nil, queryErr(err, "observations")
+	}
+	if obs == nil {
+		obs = []Observation{}
+	}
+	return &DocumentView{DocumentDetail: d, Observations: obs}, nil
+}
