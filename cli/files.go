@@ -47,7 +47,7 @@ func ingestPaths(g *globals, cmd *cobra.Command, paths []string, wait bool) erro
 			results, err = e.IngestPaths(ctx, paths)
 		}
 		if err != nil {
-			return nil, errs.Wrap(errs.Internal, err, "stopped: %v", err)
+			return nil, errs.Wrap(errs.Internal, err, "stopped before all files were ingested")
 		}
 		out := &FilesResult{Documents: []FileOutcome{}}
 		var ids []string
@@ -348,7 +348,7 @@ func serveCmd(g *globals) *cobra.Command {
 			if !noMCP {
 				hs, err := g.listenMCP(ctx, e, addr)
 				switch {
-				case err != nil && errs.CodeOf(err) == "ADDRESS_IN_USE":
+				case err != nil && errs.CodeOf(err) == errs.AddressInUse:
 					fmt.Fprintf(g.io.Err, "strata serve: MCP over HTTP not started: %v\n", errs.As(err).Message)
 				case err != nil:
 					return err
@@ -376,7 +376,7 @@ func serveCmd(g *globals) *cobra.Command {
 func (g *globals) listenMCP(ctx context.Context, e *engine.Engine, addr string) (*httpapi.Server, error) {
 	tok, err := httpapi.LoadOrCreateToken(e.DataDir())
 	if err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "%v", err)
+		return nil, errs.Wrap(errs.Internal, err, "cannot read or create the MCP token in %s", e.DataDir())
 	}
 	log := g.logger()
 	opts := httpapi.Options{Addr: addr, Token: tok, Logger: log, DataDir: e.DataDir()}

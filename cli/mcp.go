@@ -134,7 +134,7 @@ first, written atomically, and every other server in it is kept.`,
 			}
 			backup, err := mcpconfig.Install(client, path, s, time.Now())
 			if err != nil {
-				return errs.Wrap(errs.Validation, err, "%v", err).With("path", path)
+				return errs.Wrap(errs.Validation, err, "could not add Strata to %s", path).With("path", path)
 			}
 			if g.json {
 				return json.NewEncoder(g.io.Out).Encode(map[string]any{"installed": path, "backup": backup})
@@ -179,7 +179,7 @@ func (g *globals) mcpServerEntry(useHTTP bool) (mcpconfig.Server, error) {
 	}
 	tok, err := httpapi.LoadOrCreateToken(abs)
 	if err != nil {
-		return mcpconfig.Server{}, errs.Wrap(errs.Internal, err, "%v", err)
+		return mcpconfig.Server{}, errs.Wrap(errs.Internal, err, "cannot read or create the MCP token in %s", abs)
 	}
 	url := "http://" + httpapi.DefaultAddr + "/mcp"
 	if b, err := os.ReadFile(filepath.Join(abs, httpapi.EndpointFile)); err == nil {

@@ -11,26 +11,6 @@ import (
 	"fmt"
 )
 
-// Canonical codes. New codes may be added; existing ones are never renamed (seed 001 §8.2).
-const (
-	Validation              = "VALIDATION_ERROR"
-	UnknownCapability       = "UNKNOWN_CAPABILITY"
-	UnsupportedInputKind    = "UNSUPPORTED_INPUT_KIND"
-	EntityNotFound          = "ENTITY_NOT_FOUND"
-	FieldNotFound           = "FIELD_NOT_FOUND"
-	InvalidRelationshipType = "INVALID_RELATIONSHIP_TYPE"
-	CycleDetected           = "CYCLE_DETECTED"
-	SpecInvalid             = "SPEC_INVALID"
-	DBInsertFailed          = "DB_INSERT_FAILED"
-	DBQueryFailed           = "DB_QUERY_FAILED"
-	Internal                = "INTERNAL_ERROR"
-	UnsupportedFileType     = "UNSUPPORTED_FILE_TYPE"
-	AnalysisFailed          = "ANALYSIS_FAILED"
-	FileTooLarge            = "FILE_TOO_LARGE"
-	FileNotFound            = "FILE_NOT_FOUND"
-	FileUnreadable          = "FILE_UNREADABLE"
-)
-
 // Error is the one error type transports render. It satisfies error and unwraps to its cause,
 // so callers can still use errors.Is on the underlying failure.
 type Error struct {
@@ -55,10 +35,24 @@ func New(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-// Wrap makes an error with a code whose cause is err; the cause's text stays out of the
-// message shown to clients (no internals or PII in envelopes) but remains in logs via Error().
+// CauseKey is the detail under which Wrap records the cause's text.
+const CauseKey = "cause"
+
+// Wrap makes an error with a code whose cause is err. The message is the caller's sentence
+// only; the cause's text goes to Details["cause"] and to Error() (logs), never into Message.
+//
+// Why details and not only the logs: the person or AI client often needs the cause to act
+// ("address already in use", "permission denied"), and every client of Strata runs on the same
+// machine as the data, so the cause reveals nothing it could not read itself. Why not the
+// message: the message is the stable sentence a client shows or matches; a cause pasted into
+// it makes every message unique, repeats the cause in logs (Error() adds it again), and hides
+// the one sentence Strata wrote behind a library's wording.
 func Wrap(code string, err error, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...), cause: err}
+	e := &Error{Code: code, Message: fmt.Sprintf(format, args...), cause: err}
+	if err != nil {
+		e.With(CauseKey, err.Error())
+	}
+	return e
 }
 
 // WithHint sets the hint and returns e for chaining.
@@ -86,7 +80,7 @@ func As(err error) *Error {
 	if errors.As(err, &e) {
 		return e
 	}
-	return &Error{Code: Internal, Message: "unexpected internal error", Hint: "see the log file for details; this is a bug worth reporting", cause: err}
+	return Wrap(Internal, err, "unexpected internal error").WithHint("%s", registry[Internal].Hint)
 }
 
 // CodeOf returns the canonical code of err ("" for nil).
@@ -102,9 +96,16 @@ type Envelope struct {
 	Error *Error `json:"error"`
 }
 
-// EnvelopeJSON renders err as the envelope.
+// EnvelopeJSON renders err as the envelope. An error without a hint of its own gets its code's
+// default hint from the registry, so every envelope says what to do next.
 func EnvelopeJSON(err error) []byte {
-	b, _ := json.Marshal(Envelope{Error: As(err)}) // only maps of JSON-able values; cannot fail
+	e := As(err)
+	if e != nil && e.Hint == "" {
+		c := *e
+		c.Hint = lookupOrInternal(e.Code).Hint
+		e = &c
+	}
+	b, _ := json.Marshal(Envelope{Error: e}) // only maps of JSON-able values; cannot fail
 	return b
 }
 

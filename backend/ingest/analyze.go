@@ -222,7 +222,7 @@ func (in *Ingester) WriteAnalyses(ctx context.Context, tx *store.Tx, list []*Ana
 }
 
 func supersededErr() *errs.Error {
-	return errs.New("SUPERSEDED", "a newer version of the file replaced this one")
+	return errs.New(errs.Superseded, "a newer version of the file replaced this one")
 }
 
 // observeContent turns what phase 2 found into observations: one on the document (title, type,

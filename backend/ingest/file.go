@@ -261,7 +261,7 @@ func (in *Ingester) writeRegistration(ctx context.Context, tx *store.Tx, r *file
 	if err != nil {
 		return nil, err
 	}
-	if err := store.CancelJobs(ctx, tx, doc.DocumentID, payloadID, nowS); err != nil {
+	if err := store.CancelJobs(ctx, tx, doc.DocumentID, payloadID, errs.EnvelopeJSON(supersededErr()), nowS); err != nil {
 		return nil, err
 	}
 	if doc.PhaseAnalyze == "queued" {
@@ -368,7 +368,7 @@ func (in *Ingester) RemoveFile(ctx context.Context, path string) (string, error)
 		}
 		id = d.DocumentID
 		d.Status, d.UpdatedAt = "removed", now
-		if err := store.CancelJobs(ctx, tx, d.DocumentID, "", now); err != nil {
+		if err := store.CancelJobs(ctx, tx, d.DocumentID, "", errs.EnvelopeJSON(supersededErr()), now); err != nil {
 			return err
 		}
 		if err := store.DeleteChunks(ctx, tx, d.DocumentID); err != nil {

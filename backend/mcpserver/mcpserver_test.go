@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/strata-app/strata/backend/engine"
+	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/mcpserver"
 	"github.com/strata-app/strata/backend/spec"
 )
@@ -240,7 +241,7 @@ func TestEveryToolAndAction(t *testing.T) {
 	wantErr(t, call(t, c, "ingest", map[string]any{}), "VALIDATION_ERROR")
 	wantErr(t, call(t, c, "ingest", map[string]any{"data": map[string]any{"capability_id": "strata:nope:v1", "body": map[string]any{}, "provenance": map[string]any{"source_refs": []string{}, "extracted_at": "2025-03-02T00:00:00Z", "extractor_version": "t:v1"}}}), "UNKNOWN_CAPABILITY")
 	wantErr(t, call(t, c, "ingest", map[string]any{"data": map[string]any{"shape": "unknown"}}), "VALIDATION_ERROR")
-	wantErr(t, call(t, c, "ingest", map[string]any{"data": map[string]any{"file_path": "/etc/passwd"}}), engine.ForbiddenPath)
+	wantErr(t, call(t, c, "ingest", map[string]any{"data": map[string]any{"file_path": "/etc/passwd"}}), errs.ForbiddenPath)
 
 	// index_status is exactly `strata status --json`
 	r = call(t, c, "index_status", map[string]any{})
@@ -291,7 +292,7 @@ func TestRateLimit(t *testing.T) {
 			t.Fatalf("call %d refused: %s", i, r.text)
 		}
 	}
-	env := wantErr(t, call(t, c, "index_status", nil), mcpserver.RateLimitExceeded)
+	env := wantErr(t, call(t, c, "index_status", nil), errs.RateLimitExceeded)
 	if d := env["details"].(map[string]any); d["retry_after_seconds"].(float64) < 1 || d["retry_after_seconds"].(float64) > 2 {
 		t.Fatalf("retry_after_seconds: %v", d)
 	}
