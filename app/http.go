@@ -57,7 +57,7 @@ func (a *App) Handler(assets fs.FS) http.Handler {
 		for i, rm := range raw {
 			p := reflect.New(t.In(i))
 			if err := json.Unmarshal(rm, p.Interface()); err != nil {
-				writeErr(w, errs.New(errs.Validation, "argument %d of %s: %v", i+1, r.PathValue("method"), err))
+				writeErr(w, errs.Wrap(errs.Validation, err, "argument %d of %s does not have the expected type", i+1, r.PathValue("method")))
 				return
 			}
 			args[i] = p.Elem()

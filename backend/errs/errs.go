@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Error is the one error type transports render. It satisfies error and unwraps to its cause,
@@ -50,9 +51,51 @@ const CauseKey = "cause"
 func Wrap(code string, err error, format string, args ...any) *Error {
 	e := &Error{Code: code, Message: fmt.Sprintf(format, args...), cause: err}
 	if err != nil {
-		e.With(CauseKey, err.Error())
+		e.With(CauseKey, causeText(err))
 	}
 	return e
+}
+
+// maxCause bounds the cause kept in details; the whole text (a panic's stack, say) stays in
+// Error() for the logs, where its size does not travel with every stored envelope.
+const maxCause = 300
+
+// causeText is the first line of err's text, at most maxCause bytes (cut on a rune boundary).
+// A cause that is itself an *Error gives its Text, without the code the outer error replaces.
+func causeText(err error) string {
+	text := err.Error()
+	if e, ok := err.(*Error); ok {
+		text = e.Text()
+	}
+	s, _, _ := strings.Cut(text, "\n")
+	if len(s) > maxCause {
+		s = strings.ToValidUTF8(s[:maxCause], "") + "…"
+	}
+	return s
+}
+
+// Cause returns the cause text Wrap recorded in details ("" when there is none).
+func (e *Error) Cause() string {
+	s, _ := e.Details[CauseKey].(string)
+	return s
+}
+
+// Text is the line a person reads: the message and, when there is one, its cause in
+// parentheses. Clients that show only the message lose nothing Strata wrote; the cause is
+// added for the terminal, where the person can act on "permission denied".
+func (e *Error) Text() string {
+	if c := e.Cause(); c != "" {
+		return e.Message + " (" + c + ")"
+	}
+	return e.Message
+}
+
+// HintOrDefault is the error's own hint or, when it has none, its code's registered hint.
+func (e *Error) HintOrDefault() string {
+	if e.Hint != "" {
+		return e.Hint
+	}
+	return lookupOrInternal(e.Code).Hint
 }
 
 // WithHint sets the hint and returns e for chaining.
@@ -102,7 +145,7 @@ func EnvelopeJSON(err error) []byte {
 	e := As(err)
 	if e != nil && e.Hint == "" {
 		c := *e
-		c.Hint = lookupOrInternal(e.Code).Hint
+		c.Hint = e.HintOrDefault()
 		e = &c
 	}
 	b, _ := json.Marshal(Envelope{Error: e}) // only maps of JSON-able values; cannot fail

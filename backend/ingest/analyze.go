@@ -60,7 +60,7 @@ func (in *Ingester) Analyze(ctx context.Context, job store.Job) (*Analysis, erro
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, errs.New(errs.FileNotFound, "%s was deleted before it could be analysed", doc.Path).With("path", doc.Path)
 		}
-		return nil, errs.New(errs.FileUnreadable, "cannot read %s: %v", doc.Path, unwrapPathErr(err)).With("path", doc.Path).
+		return nil, errs.Wrap(errs.FileUnreadable, unwrapPathErr(err), "cannot read %s", doc.Path).With("path", doc.Path).
 			WithHint("check the file's permissions, then retry")
 	}
 	sum := sha256.Sum256(data)

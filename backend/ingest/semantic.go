@@ -91,7 +91,7 @@ func (in *Ingester) Semantic(ctx context.Context, job store.Job) (*SemanticResul
 	c := in.Specs.Capabilities[sp.Capability]
 	body, err := normalizeBody(c, obj)
 	if err != nil {
-		return nil, errs.New(errs.AnalysisFailed, "the chat model's answer does not fit %s: %s", c.ID, errs.As(err).Message).
+		return nil, errs.Wrap(errs.AnalysisFailed, err, "the chat model's answer does not fit %s", c.ID).
 			WithHint("retry, or use a larger model (STRATA_CHAT_MODEL)")
 	}
 	now := store.FormatTime(in.Now())
@@ -100,7 +100,7 @@ func (in *Ingester) Semantic(ctx context.Context, job store.Job) (*SemanticResul
 		Origin: map[string]any{"document_id": doc.DocumentID, "path": doc.Path, "semantic_spec": sp.ID, "model": in.Chat.Model(),
 			"extractor_version": sp.ID + "/" + in.Chat.Model(), "source_refs": []string{job.PayloadID}, "extracted_at": now}}
 	if err := mapEntities(in.Specs, c, body, p, now); err != nil {
-		return nil, errs.New(errs.AnalysisFailed, "the chat model's answer does not identify its entities: %s", errs.As(err).Message)
+		return nil, errs.Wrap(errs.AnalysisFailed, err, "the chat model's answer does not identify its entities")
 	}
 	byOrdinal := map[int]string{}
 	for _, ch := range chunks {

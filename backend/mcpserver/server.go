@@ -177,7 +177,7 @@ func decode(req mcp.CallToolRequest, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		ee := errs.New(errs.Validation, "invalid arguments: %s", strings.TrimPrefix(err.Error(), "json: "))
+		ee := errs.Wrap(errs.Validation, err, "invalid arguments")
 		var te *json.UnmarshalTypeError
 		if asType(err, &te) {
 			ee.With("field", te.Field)
