@@ -96,7 +96,7 @@ var registry = map[string]Code{
 	UnsupportedFileType: {Status: http.StatusBadRequest, Meaning: "Strata cannot read this kind of file", Hint: "convert it to a format the README lists"},
 	AnalysisFailed:      {Status: http.StatusInternalServerError, Meaning: "the file was read but could not be analysed (damaged or unusual content)", Hint: "check that the file opens elsewhere; Strata does not retry it until it changes"},
 	FileTooLarge:        {Status: http.StatusBadRequest, Meaning: "the file exceeds the size limit", Hint: "raise the limit with --max-file-mb, or split the file"},
-	FileNotFound:        {Status: http.StatusNotFound, Meaning: "no file exists at the path", Hint: "check the path; relative paths are resolved from the caller's folder"},
+	FileNotFound:        {Status: http.StatusNotFound, Meaning: "no file exists at the path", Hint: "check the path; the file may have been moved or deleted"},
 	FileUnreadable:      {Retryable: true, Status: http.StatusBadRequest, Meaning: "the file exists but cannot be read (permissions, a lock)", Hint: "check its permissions; Strata retries"},
 	Superseded:          {Status: http.StatusConflict, Meaning: "a newer version of the file replaced this one before the job ran", Hint: "nothing to do: the newer version is processed instead"},
 
@@ -112,7 +112,7 @@ var registry = map[string]Code{
 	ForbiddenPath:     {Status: http.StatusForbidden, Meaning: "a remote caller asked for a path outside the allowed roots", Hint: "allow its folder with `strata mcp roots add DIR`"},
 	Forbidden:         {Status: http.StatusForbidden, Meaning: "the request did not come from this machine, or named another host", Hint: "open Strata at 127.0.0.1"},
 	ForbiddenOrigin:   {Status: http.StatusForbidden, Meaning: "a web page from another origin made the request", Hint: "Strata's endpoints accept no requests from other web pages"},
-	Unauthorized:      {Status: http.StatusUnauthorized, Meaning: "the bearer token is missing or wrong", Hint: "send Authorization: Bearer <token>; `strata mcp config --http` prints it"},
+	Unauthorized:      {Status: http.StatusUnauthorized, Meaning: "the bearer token is missing or wrong", Hint: "send `Authorization: Bearer TOKEN`; `strata mcp config --http` prints the token"},
 	RateLimitExceeded: {Retryable: true, Status: http.StatusTooManyRequests, Meaning: "too many calls of one tool in a short time", Hint: "wait `retry_after_seconds` and call again"},
 	Cancelled:         {Retryable: true, Status: StatusClientClosedRequest, Meaning: "the caller cancelled the call before it finished", Hint: "nothing was half-written; call again"},
 
