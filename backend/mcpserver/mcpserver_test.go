@@ -92,6 +92,10 @@ func wantErr(t *testing.T, r result, code string) map[string]any {
 	if !r.isError || env == nil || env["code"] != code || env["message"] == "" {
 		t.Fatalf("want %s envelope, got %v %s", code, r.isError, r.text)
 	}
+	// Every envelope says what to do next: its own hint or its code's registered one.
+	if h, _ := env["hint"].(string); h == "" {
+		t.Fatalf("%s envelope without a hint: %s", code, r.text)
+	}
 	return env
 }
 
@@ -213,8 +217,9 @@ func TestEveryToolAndAction(t *testing.T) {
 	wantErr(t, call(t, c, "entity", map[string]any{"action": "explode"}), "VALIDATION_ERROR")
 	wantErr(t, call(t, c, "entity", map[string]any{"action": "list", "limit": 5000}), "VALIDATION_ERROR")
 	env = wantErr(t, call(t, c, "entity", map[string]any{"action": "list", "colour": "red"}), "VALIDATION_ERROR")
-	if env["details"].(map[string]any)["field"] != "colour" {
-		t.Fatalf("unknown field: %v", env)
+	if d := env["details"].(map[string]any); d["field"] != "colour" || d["cause"] == nil || !strings.Contains(d["cause"].(string), "colour") ||
+		strings.Contains(env["message"].(string), "colour") {
+		t.Fatalf("unknown field (named in details, not interpolated into the message): %v", env)
 	}
 	wantErr(t, call(t, c, "entity", map[string]any{"action": "list", "limit": "ten"}), "VALIDATION_ERROR")
 
