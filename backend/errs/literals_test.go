@@ -215,3 +215,49 @@ const wire = "VALIDATION_ERROR" // tests may pin the wire spelling
 		t.Fatalf("findings on lines %v, want %v", lines, want)
 	}
 }
+
+// TestEveryConstantIsRegistered: a code declared as a constant in errs but missing from the
+// registry would answer 500 and be retried as a bug; one registered without a constant could
+// only be written as a literal.
+func TestEveryConstantIsRegistered(t *testing.T) {
+	fset := token.NewFileSet()
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	consts := map[string]bool{}
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST {
+				continue
+			}
+			for _, s := range g.Specs {
+				for _, v := range s.(*ast.ValueSpec).Values {
+					if lit, ok := v.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+						if s, _ := strconv.Unquote(lit.Value); codeShape.MatchString(s) {
+							consts[s] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	for name := range consts {
+		if _, ok := Lookup(name); !ok {
+			t.Errorf("the constant %s is not in the registry", name)
+		}
+	}
+	for _, c := range All() {
+		if !consts[c.Name] {
+			t.Errorf("%s is registered but has no constant", c.Name)
+		}
+	}
+}
