@@ -3,6 +3,12 @@
 // Every failure that reaches a person or an AI client (GUI, CLI, MCP, HTTP) is an *Error with a
 // canonical code, a human message and a hint saying what to do next, so the transports never
 // invent error text of their own (DESIGN.md invariant 5, seed 001 §4–5).
+//
+// Every code is declared once, in registry.go, with its HTTP status, whether retrying can
+// help, its meaning and a default hint; the job runner's retry decision, the HTTP statuses,
+// the default hint of every envelope and the README's code table all come from there. Tests in
+// this package fail on a code spelled as a literal anywhere else in the module, and on a cause
+// interpolated into a message (causes go to details["cause"], see Wrap).
 package errs
 
 import (
@@ -43,8 +49,8 @@ const CauseKey = "cause"
 // only; the cause's text goes to Details["cause"] and to Error() (logs), never into Message.
 //
 // Why details and not only the logs: the person or AI client often needs the cause to act
-// ("address already in use", "permission denied"), and every client of Strata runs on the same
-// machine as the data, so the cause reveals nothing it could not read itself. Why not the
+// ("address already in use", "permission denied"), and Strata answers only callers on this
+// machine (stdio, loopback HTTP), which the seed's "no PII in details" is about. Why not the
 // message: the message is the stable sentence a client shows or matches; a cause pasted into
 // it makes every message unique, repeats the cause in logs (Error() adds it again), and hides
 // the one sentence Strata wrote behind a library's wording.

@@ -151,3 +151,24 @@ func TestEnvelopeFallsBackToTheRegisteredHint(t *testing.T) {
 		t.Fatalf("nil: %s", EnvelopeJSON(nil))
 	}
 }
+
+func TestCauseTextIsOneShortLine(t *testing.T) {
+	panicked := Wrap(AnalysisFailed, fmt.Errorf("panic: index out of range\ngoroutine 1 [running]:\nmain.main()"), "the reader failed")
+	if panicked.Cause() != "panic: index out of range" || !strings.Contains(panicked.Error(), "goroutine 1") {
+		t.Fatalf("cause %q; Error() %q", panicked.Cause(), panicked.Error())
+	}
+	long := Wrap(Internal, errors.New(strings.Repeat("é", 400)), "x")
+	if c := long.Cause(); len(c) > maxCause+len("…") || !strings.HasSuffix(c, "…") || !utf8ValidString(c) {
+		t.Fatalf("long cause: %d bytes", len(c))
+	}
+	inner := New(Validation, "body.amount must be a number").With("field", "body.amount")
+	outer := Wrap(AnalysisFailed, inner, "the answer does not fit invoice")
+	if outer.Cause() != "body.amount must be a number" || outer.Text() != "the answer does not fit invoice (body.amount must be a number)" {
+		t.Fatalf("nested: cause %q, text %q", outer.Cause(), outer.Text())
+	}
+	if New(Validation, "plain").Text() != "plain" {
+		t.Fatal("Text without a cause")
+	}
+}
+
+func utf8ValidString(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
