@@ -50,10 +50,10 @@ const CauseKey = "cause"
 //
 // Why details and not only the logs: the person or AI client often needs the cause to act
 // ("address already in use", "permission denied"), and Strata answers only callers on this
-// machine (stdio, loopback HTTP), which the seed's "no PII in details" is about. Why not the
-// message: the message is the stable sentence a client shows or matches; a cause pasted into
-// it makes every message unique, repeats the cause in logs (Error() adds it again), and hides
-// the one sentence Strata wrote behind a library's wording.
+// machine (stdio, loopback HTTP), the machine whose files and ports the cause describes.
+// Why not the message: the message is the stable sentence a client shows or matches; a cause
+// pasted into it makes every message unique, repeats the cause in logs (Error() adds it
+// again), and hides the one sentence Strata wrote behind a library's wording.
 func Wrap(code string, err error, format string, args ...any) *Error {
 	e := &Error{Code: code, Message: fmt.Sprintf(format, args...), cause: err}
 	if err != nil {
