@@ -32,7 +32,7 @@ var gui cli.GUIFunc = runDesktop
 func runDesktop(ctx context.Context, opts host.Options) error {
 	if !hasDisplay() {
 		// Without this check GTK aborts the process with a C-level message; say what to do instead.
-		return errs.New("NO_DISPLAY", "no graphical display found (neither DISPLAY nor WAYLAND_DISPLAY is set)").
+		return errs.New(errs.NoDisplay, "no graphical display found (neither DISPLAY nor WAYLAND_DISPLAY is set)").
 			WithHint("run `strata serve` and open the address it prints in a browser, or use the commands in `strata --help`")
 	}
 	// WebKit names its storage folders after the program; "strata" would put them inside the
@@ -132,7 +132,7 @@ func (d *desktop) OpenPath(_ context.Context, path string) error {
 	}
 	cmd := exec.Command(opener, path)
 	if err := cmd.Start(); err != nil {
-		return errs.Wrap(errs.Internal, err, "cannot open %s: %v", path, err).WithHint("install xdg-utils, or open the file from your file manager")
+		return errs.Wrap(errs.Internal, err, "cannot open %s", path).WithHint("install xdg-utils, or open the file from your file manager")
 	}
 	go func() { _ = cmd.Wait() }() // reap the opener; it exits once it has handed the file over
 	return nil

@@ -269,7 +269,7 @@ func (a *App) ClientSnippet(client string, useHTTP bool) (string, error) {
 	}
 	out, err := mcpconfig.Snippet(client, s)
 	if err != nil {
-		return "", errs.New(errs.Validation, "%v", err).With("field", "client")
+		return "", errs.Wrap(errs.Validation, err, "unknown MCP client %q", client).With("field", "client")
 	}
 	return out, nil
 }
@@ -288,11 +288,11 @@ func (a *App) InstallClient(client string) (*InstallResult, error) {
 	}
 	path, err := mcpconfig.ConfigPath(client)
 	if err != nil {
-		return nil, errs.New(errs.Validation, "%v", err).With("field", "client")
+		return nil, errs.Wrap(errs.Validation, err, "unknown MCP client %q", client).With("field", "client")
 	}
 	backup, err := mcpconfig.Install(client, path, s, time.Now())
 	if err != nil {
-		return nil, errs.Wrap(errs.Validation, err, "%v", err).With("path", path).WithHint("copy the snippet into the file by hand instead")
+		return nil, errs.Wrap(errs.Validation, err, "could not add Strata to %s", path).With("path", path).WithHint("copy the snippet into the file by hand instead")
 	}
 	return &InstallResult{Path: path, Backup: backup}, nil
 }
@@ -302,7 +302,7 @@ func (a *App) server(useHTTP bool) (mcpconfig.Server, error) {
 	url := a.opts.MCPURL
 	a.mu.Unlock()
 	if useHTTP && url == "" {
-		return mcpconfig.Server{}, errs.New("MCP_NOT_RUNNING", "the MCP HTTP endpoint is not running").WithHint("use the stdio configuration, or start `strata serve`")
+		return mcpconfig.Server{}, errs.New(errs.MCPNotRunning, "the MCP HTTP endpoint is not running").WithHint("use the stdio configuration, or start `strata serve`")
 	}
 	if a.opts.Client == nil {
 		return mcpconfig.Server{}, errs.New(errs.Internal, "this window cannot describe Strata to AI clients").WithHint("use `strata mcp config --client NAME`")
@@ -312,7 +312,7 @@ func (a *App) server(useHTTP bool) (mcpconfig.Server, error) {
 
 // errNoDesktop: a desktop-only call made from a browser.
 func errNoDesktop(what string) error {
-	return errs.New("DESKTOP_ONLY", "%s is only available in the desktop app", what).WithHint("in a browser, upload files or type a folder path")
+	return errs.New(errs.DesktopOnly, "%s is only available in the desktop app", what).WithHint("in a browser, upload files or type a folder path")
 }
 
 // PickFiles opens the native file dialog and ingests what is chosen.

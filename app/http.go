@@ -34,7 +34,7 @@ func (a *App) Handler(assets fs.FS) http.Handler {
 	mux.HandleFunc("POST /api/{method}", func(w http.ResponseWriter, r *http.Request) {
 		m, ok := methods[r.PathValue("method")]
 		if !ok {
-			writeErr(w, errs.New("NOT_FOUND", "no method %q", r.PathValue("method")))
+			writeErr(w, errs.New(errs.NotFound, "no method %q", r.PathValue("method")))
 			return
 		}
 		body, err := io.ReadAll(io.LimitReader(r.Body, maxUpload*2))
@@ -62,7 +62,7 @@ func (a *App) Handler(assets fs.FS) http.Handler {
 					writeErr(w, ee) // a field's own check (engine.Limit) names the field
 					return
 				}
-				writeErr(w, errs.New(errs.Validation, "argument %d of %s: %v", i+1, r.PathValue("method"), err))
+				writeErr(w, errs.Wrap(errs.Validation, err, "argument %d of %s does not have the expected type", i+1, r.PathValue("method")))
 				return
 			}
 			args[i] = p.Elem()
@@ -86,20 +86,9 @@ func (a *App) Handler(assets fs.FS) http.Handler {
 	return mux
 }
 
-// statusOf maps an error code to an HTTP status.
-func statusOf(code string) int {
-	switch {
-	case code == "NOT_FOUND" || strings.HasSuffix(code, "_NOT_FOUND"):
-		return http.StatusNotFound
-	case code == errs.Internal || strings.HasPrefix(code, "DB_") || code == "SEARCH_FAILED":
-		return http.StatusInternalServerError
-	}
-	return http.StatusBadRequest
-}
-
 func writeErr(w http.ResponseWriter, err error) {
 	e := errs.As(err)
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(statusOf(e.Code))
+	w.WriteHeader(errs.HTTPStatus(e.Code))
 	_, _ = w.Write(errs.EnvelopeJSON(e))
 }

@@ -77,7 +77,7 @@ func Main(ctx context.Context, args []string, stdio IO, gui GUIFunc, ui fs.FS) i
 		if g.json {
 			fmt.Fprintln(stdio.Err, string(errs.EnvelopeJSON(ee)))
 		} else {
-			fmt.Fprintf(stdio.Err, "error: %s: %s\n", ee.Code, ee.Message)
+			fmt.Fprintf(stdio.Err, "error: %s: %s\n", ee.Code, ee.Text())
 			if ee.Hint != "" {
 				fmt.Fprintf(stdio.Err, "hint: %s\n", ee.Hint)
 			}

@@ -40,7 +40,7 @@ func ingestPaths(g *globals, cmd *cobra.Command, paths []string, wait bool) erro
 		tw.Flush()
 		for _, o := range r.Documents {
 			if o.Error != nil {
-				fmt.Fprintf(w, "  %s: %s: %s\n", o.Path, o.Error.Code, o.Error.Message)
+				fmt.Fprintf(w, "  %s: %s: %s\n", o.Path, o.Error.Code, o.Error.Text())
 				if o.Error.Hint != "" {
 					fmt.Fprintf(w, "    hint: %s\n", o.Error.Hint)
 				}
@@ -173,7 +173,7 @@ func documentCmd(g *globals) *cobra.Command {
 					}
 					if len(d.LastError) > 0 {
 						e := errs.FromEnvelope(d.LastError)
-						fmt.Fprintf(w, "error     %s: %s\n", e.Code, e.Message)
+						fmt.Fprintf(w, "error     %s: %s\n", e.Code, e.Text())
 						if e.Hint != "" {
 							fmt.Fprintf(w, "hint      %s\n", e.Hint)
 						}

@@ -114,7 +114,7 @@ first, written atomically, and every other server in it is kept.`,
 			}
 			backup, err := mcpconfig.Install(client, path, s, time.Now())
 			if err != nil {
-				return errs.Wrap(errs.Validation, err, "%v", err).With("path", path)
+				return errs.Wrap(errs.Validation, err, "could not add Strata to %s", path).With("path", path)
 			}
 			if g.json {
 				return json.NewEncoder(g.io.Out).Encode(map[string]any{"installed": path, "backup": backup})

@@ -37,7 +37,7 @@ func ClientServer(dataDir string, useHTTP bool) (mcpconfig.Server, error) {
 	}
 	tok, err := httpapi.LoadOrCreateToken(abs)
 	if err != nil {
-		return mcpconfig.Server{}, errs.Wrap(errs.Internal, err, "cannot read or create the MCP token: %v", err)
+		return mcpconfig.Server{}, errs.Wrap(errs.Internal, err, "cannot read or create the MCP token")
 	}
 	url := "http://" + httpapi.DefaultAddr + "/mcp"
 	if b, err := os.ReadFile(filepath.Join(abs, httpapi.EndpointFile)); err == nil {

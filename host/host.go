@@ -81,7 +81,7 @@ func Stdio(in io.Reader, out io.Writer) Main {
 		err := ss.Listen(ctx, in, out)
 		rt.Log.Info("mcp stdio stopped")
 		if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
-			return errs.Wrap(errs.Internal, err, "MCP over stdio stopped: %v", err)
+			return errs.Wrap(errs.Internal, err, "MCP over stdio stopped")
 		}
 		return nil
 	}
@@ -145,7 +145,7 @@ func Run(ctx context.Context, opts Options, main Main) (err error) {
 	if !opts.NoHTTP {
 		hs, lerr := listen(eng, rt, opts.Addr, opts.UI)
 		switch {
-		case lerr != nil && errs.CodeOf(lerr) == "ADDRESS_IN_USE":
+		case lerr != nil && errs.CodeOf(lerr) == errs.AddressInUse:
 			rt.HTTPErr = lerr
 			log.Warn("MCP over HTTP not started (another Strata may serve it)", "err", lerr)
 		case lerr != nil:
@@ -165,7 +165,7 @@ func Run(ctx context.Context, opts Options, main Main) (err error) {
 func listen(eng *engine.Engine, rt *Runtime, addr string, ui fs.FS) (*httpapi.Server, error) {
 	tok, err := httpapi.LoadOrCreateToken(eng.DataDir())
 	if err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "cannot read or create the MCP token: %v", err)
+		return nil, errs.Wrap(errs.Internal, err, "cannot read or create the MCP token")
 	}
 	o := httpapi.Options{Addr: addr, Token: tok, Logger: rt.Log, DataDir: eng.DataDir()}
 	if rt.App != nil && ui != nil {

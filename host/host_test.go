@@ -123,7 +123,7 @@ func TestRunPassesOptionsToEngineAndMCP(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				if r.IsError && strings.Contains(r.Content[0].(mcp.TextContent).Text, mcpserver.RateLimitExceeded) {
+				if r.IsError && strings.Contains(r.Content[0].(mcp.TextContent).Text, errs.RateLimitExceeded) {
 					limited = true
 				}
 			}

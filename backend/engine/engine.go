@@ -131,7 +131,7 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 			}
 			return nil, ee
 		}
-		return nil, errs.Wrap(errs.SpecInvalid, err, "cannot load specs: %v", err)
+		return nil, errs.Wrap(errs.SpecInvalid, err, "cannot load specs")
 	}
 	db, err := store.Open(ctx, filepath.Join(abs, "strata.db"))
 	if err != nil {
@@ -141,7 +141,7 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 	chat, err := llm.NewOllama(cfg.OllamaHost, cfg.ChatModel)
 	if err != nil {
 		db.Close()
-		return nil, errs.Wrap(errs.Validation, err, "invalid Ollama address: %v", err).WithHint("set OLLAMA_HOST to host:port")
+		return nil, errs.Wrap(errs.Validation, err, "invalid Ollama address").WithHint("set OLLAMA_HOST to host:port")
 	}
 	emb, err := newEmbedManager(cfg)
 	if err != nil {

@@ -54,11 +54,11 @@ func (e *Engine) IngestPaths(ctx context.Context, paths []string) ([]PathResult,
 		switch {
 		case errors.As(err, &skip):
 			for _, s := range skip.Skipped {
-				out = append(out, PathResult{Path: s.Path, Error: errs.New(errs.FileUnreadable, "skipped %s: %v", s.Path, s.Err).
+				out = append(out, PathResult{Path: s.Path, Error: errs.Wrap(errs.FileUnreadable, s.Err, "skipped %s", s.Path).
 					WithHint("a symlink loop, a dangling link or an unreadable folder")})
 			}
 		case err != nil && ctx.Err() == nil:
-			out = append(out, PathResult{Path: abs, Error: errs.Wrap(errs.FileUnreadable, err, "could not walk %s: %v", abs, err)})
+			out = append(out, PathResult{Path: abs, Error: errs.Wrap(errs.FileUnreadable, err, "could not walk %s", abs)})
 		}
 	}
 	for _, r := range e.ingest.RegisterFiles(ctx, files, map[string]any{"source": "cli"}) {
@@ -227,7 +227,7 @@ func (e *Engine) GetDocument(ctx context.Context, id string) (*DocumentDetail, e
 func (e *Engine) GetDocumentRow(ctx context.Context, id string) (store.Document, error) {
 	d, err := store.GetDocument(ctx, e.db.Reader(), id)
 	if errors.Is(err, store.ErrNotFound) {
-		return d, errs.New("DOCUMENT_NOT_FOUND", "document %s does not exist", id).With("document_id", id).
+		return d, errs.New(errs.DocumentNotFound, "document %s does not exist", id).With("document_id", id).
 			WithHint("list documents with `strata documents`")
 	}
 	if err != nil {
@@ -241,7 +241,7 @@ func (e *Engine) GetDocumentRow(ctx context.Context, id string) (store.Document,
 func (e *Engine) Retry(ctx context.Context, id string) (*IngestResult, error) {
 	d, err := store.GetDocument(ctx, e.db.Reader(), id)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, errs.New("DOCUMENT_NOT_FOUND", "document %s does not exist", id).With("document_id", id)
+		return nil, errs.New(errs.DocumentNotFound, "document %s does not exist", id).With("document_id", id)
 	}
 	if err != nil {
 		return nil, queryErr(err, "the document")

@@ -15,9 +15,6 @@ import (
 	"github.com/strata-app/strata/backend/store"
 )
 
-// ForbiddenPath is the code for a path a remote caller may not have Strata read.
-const ForbiddenPath = "FORBIDDEN_PATH"
-
 // allowedRootsKey is the setting listing folders remote callers may read besides the watched
 // folders (JSON array of absolute paths).
 const allowedRootsKey = "mcp.allowed_roots"
@@ -58,7 +55,7 @@ func (e *Engine) IngestRemote(ctx context.Context, kind string, data json.RawMes
 // FORBIDDEN_PATH, with a hint saying how to allow a folder.
 func (e *Engine) CheckRemotePath(ctx context.Context, path string) (string, error) {
 	forbid := func(why string) (string, error) {
-		return "", errs.New(ForbiddenPath, "%s: %s", path, why).With("path", path).
+		return "", errs.New(errs.ForbiddenPath, "%s: %s", path, why).With("path", path).
 			WithHint("only files inside watched folders or allowed roots can be read over MCP; add one with `strata watch add DIR` or `strata mcp roots add DIR`")
 	}
 	if path == "" || !filepath.IsAbs(path) {

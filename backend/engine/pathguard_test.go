@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/strata-app/strata/backend/engine"
+	"github.com/strata-app/strata/backend/errs"
 )
 
 // TestRemotePathRules: over MCP a file is read only inside watched folders or allowed roots,
@@ -57,7 +57,7 @@ func TestRemotePathRules(t *testing.T) {
 		"through link, new": filepath.Join(watched, "linkdir", "new.txt"),
 	} {
 		_, err := e.IngestRemote(ctx, "", mustJSON(t, map[string]any{"file_path": p}))
-		if ee := wantCode(t, err, engine.ForbiddenPath); ee.Hint == "" || ee.Details["path"] != p {
+		if ee := wantCode(t, err, errs.ForbiddenPath); ee.Hint == "" || ee.Details["path"] != p {
 			t.Fatalf("%s: %+v", name, ee)
 		}
 	}
@@ -70,7 +70,7 @@ func TestRemotePathRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := e.IngestRemote(ctx, "", mustJSON(t, map[string]any{"file_path": ok2}))
-	wantCode(t, err, engine.ForbiddenPath)
+	wantCode(t, err, errs.ForbiddenPath)
 	if roots, _ := e.AllowedRoots(ctx); len(roots) != 0 {
 		t.Fatalf("roots: %v", roots)
 	}

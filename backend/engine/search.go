@@ -82,7 +82,7 @@ func (e *Engine) Search(ctx context.Context, r SearchRequest) (*SearchResponse, 
 	}
 	resp, err := s.Search(ctx, q)
 	if err != nil {
-		return nil, errs.Wrap("SEARCH_FAILED", err, "search failed").WithHint("retry; if it persists, check the log")
+		return nil, errs.Wrap(errs.SearchFailed, err, "search failed").WithHint("retry; if it persists, check the log")
 	}
 	emb, err := e.cachedEmbeddingStatus(ctx)
 	if err != nil {

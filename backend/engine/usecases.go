@@ -47,7 +47,7 @@ func (e *Engine) IngestFiles(ctx context.Context, paths []string, wait bool, pro
 		results, err = e.IngestPaths(ctx, paths)
 	}
 	if err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "stopped: %v", err)
+		return nil, errs.Wrap(errs.Internal, err, "stopped before all files were ingested")
 	}
 	return mergeOutcomes(results, waited), nil
 }

@@ -93,7 +93,7 @@ func newEmbedManager(cfg Config) (*embedManager, error) {
 	}
 	sem, err := embed.NewOllama(embed.OllamaOptions{Host: cfg.OllamaHost, Model: model, Logger: cfg.Logger})
 	if err != nil {
-		return nil, errs.Wrap(errs.Validation, err, "invalid Ollama address: %v", err).WithHint("set OLLAMA_HOST to host:port")
+		return nil, errs.Wrap(errs.Validation, err, "invalid Ollama address").WithHint("set OLLAMA_HOST to host:port")
 	}
 	m.sem = sem
 	return m, nil

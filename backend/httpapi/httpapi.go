@@ -127,7 +127,7 @@ func Listen(mcpSrv *server.MCPServer, opts Options) (*Server, error) {
 	}
 	ln, err := net.Listen("tcp", opts.Addr)
 	if err != nil {
-		return nil, errs.Wrap("ADDRESS_IN_USE", err, "cannot listen on %s: %v", opts.Addr, err).
+		return nil, errs.Wrap(errs.AddressInUse, err, "cannot listen on %s", opts.Addr).
 			WithHint("another program (or another Strata) uses it; pass --mcp-addr 127.0.0.1:PORT")
 	}
 	s := &Server{opts: opts, log: opts.Logger, ln: ln, done: make(chan struct{})}
@@ -195,15 +195,15 @@ func (s *Server) guard(next http.Handler, cookie bool) http.Handler {
 	want := []byte("Bearer " + s.opts.Token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if host, _, err := net.SplitHostPort(r.RemoteAddr); err != nil || !net.ParseIP(host).IsLoopback() {
-			deny(w, http.StatusForbidden, "FORBIDDEN", "only this machine may connect", "")
+			deny(w, errs.Forbidden, "only this machine may connect", "")
 			return
 		}
 		if !isLoopbackHost(r.Host) {
-			deny(w, http.StatusForbidden, "FORBIDDEN", "unexpected Host "+r.Host, "open Strata at 127.0.0.1")
+			deny(w, errs.Forbidden, "unexpected Host "+r.Host, "open Strata at 127.0.0.1")
 			return
 		}
 		if o := r.Header.Get("Origin"); o != "" && !s.sameOrigin(o) {
-			deny(w, http.StatusForbidden, "FORBIDDEN_ORIGIN", "requests from "+o+" are not allowed",
+			deny(w, errs.ForbiddenOrigin, "requests from "+o+" are not allowed",
 				"Strata's endpoints accept no requests from other web pages")
 			return
 		}
@@ -223,7 +223,7 @@ func (s *Server) guard(next http.Handler, cookie bool) http.Handler {
 		}
 		if !ok {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="strata"`)
-			deny(w, http.StatusUnauthorized, "UNAUTHORIZED", "a valid bearer token is required",
+			deny(w, errs.Unauthorized, "a valid bearer token is required",
 				"send Authorization: Bearer <token>; the token is in the data folder's mcp-token file (`strata mcp config --http` prints it; `strata serve` prints the browser address with it)")
 			return
 		}
@@ -256,8 +256,8 @@ func (s *Server) sameOrigin(origin string) bool {
 	return u.Port() == port && (h == "127.0.0.1" || h == "localhost" || h == "::1")
 }
 
-func deny(w http.ResponseWriter, status int, code, msg, hint string) {
+func deny(w http.ResponseWriter, code, msg, hint string) {
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(errs.Envelope{Error: errs.New(code, "%s", msg).WithHint("%s", hint)})
+	w.WriteHeader(errs.HTTPStatus(code))
+	_, _ = w.Write(append(errs.EnvelopeJSON(errs.New(code, "%s", msg).WithHint("%s", hint)), '\n'))
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/strata-app/strata/backend/engine"
+	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/httpapi"
 	"github.com/strata-app/strata/backend/mcpserver"
 )
@@ -140,8 +141,12 @@ func TestHTTPRules(t *testing.T) {
 	if _, err := httpapi.Listen(nil, httpapi.Options{Addr: "0.0.0.0:0", Token: tok}); err == nil {
 		t.Fatal("a non-loopback address was accepted")
 	}
-	if _, err := httpapi.Listen(nil, httpapi.Options{Addr: strings.TrimPrefix(strings.TrimSuffix(s.URL(), "/mcp"), "http://"), Token: tok}); err == nil {
-		t.Fatal("a busy address was accepted")
+	busy := strings.TrimPrefix(strings.TrimSuffix(s.URL(), "/mcp"), "http://")
+	_, err = httpapi.Listen(nil, httpapi.Options{Addr: busy, Token: tok})
+	// The cause goes to details, the message stays Strata's own sentence.
+	if e := errs.As(err); err == nil || e.Code != errs.AddressInUse || e.Message != "cannot listen on "+busy ||
+		!strings.Contains(e.Cause(), "address already in use") {
+		t.Fatalf("a busy address: %#v", e)
 	}
 	s.Close()
 	if _, err := os.Stat(filepath.Join(dir, httpapi.EndpointFile)); !os.IsNotExist(err) {

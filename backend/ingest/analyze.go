@@ -60,7 +60,7 @@ func (in *Ingester) Analyze(ctx context.Context, job store.Job) (*Analysis, erro
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, errs.New(errs.FileNotFound, "%s was deleted before it could be analysed", doc.Path).With("path", doc.Path)
 		}
-		return nil, errs.New(errs.FileUnreadable, "cannot read %s: %v", doc.Path, unwrapPathErr(err)).With("path", doc.Path).
+		return nil, errs.Wrap(errs.FileUnreadable, unwrapPathErr(err), "cannot read %s", doc.Path).With("path", doc.Path).
 			WithHint("check the file's permissions, then retry")
 	}
 	sum := sha256.Sum256(data)
@@ -222,7 +222,7 @@ func (in *Ingester) WriteAnalyses(ctx context.Context, tx *store.Tx, list []*Ana
 }
 
 func supersededErr() *errs.Error {
-	return errs.New("SUPERSEDED", "a newer version of the file replaced this one")
+	return errs.New(errs.Superseded, "a newer version of the file replaced this one")
 }
 
 // observeContent turns what phase 2 found into observations: one on the document (title, type,

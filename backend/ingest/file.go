@@ -162,7 +162,7 @@ func (in *Ingester) prepareFile(ctx context.Context, path string, origin map[str
 			return &fileReg{abs: abs}, failure(errs.New(errs.FileNotFound, "%s is a symlink loop", abs).With("path", abs).
 				WithHint("fix or remove the link"))
 		default:
-			return &fileReg{abs: abs}, failure(errs.New(errs.FileUnreadable, "cannot read %s: %v", abs, unwrapPathErr(err)).With("path", abs).
+			return &fileReg{abs: abs}, failure(errs.Wrap(errs.FileUnreadable, unwrapPathErr(err), "cannot read %s", abs).With("path", abs).
 				WithHint("check the file's permissions"))
 		}
 	}
@@ -261,7 +261,7 @@ func (in *Ingester) writeRegistration(ctx context.Context, tx *store.Tx, r *file
 	if err != nil {
 		return nil, err
 	}
-	if err := store.CancelJobs(ctx, tx, doc.DocumentID, payloadID, nowS); err != nil {
+	if err := store.CancelJobs(ctx, tx, doc.DocumentID, payloadID, errs.EnvelopeJSON(supersededErr()), nowS); err != nil {
 		return nil, err
 	}
 	if doc.PhaseAnalyze == "queued" {
@@ -368,7 +368,7 @@ func (in *Ingester) RemoveFile(ctx context.Context, path string) (string, error)
 		}
 		id = d.DocumentID
 		d.Status, d.UpdatedAt = "removed", now
-		if err := store.CancelJobs(ctx, tx, d.DocumentID, "", now); err != nil {
+		if err := store.CancelJobs(ctx, tx, d.DocumentID, "", errs.EnvelopeJSON(supersededErr()), now); err != nil {
 			return err
 		}
 		if err := store.DeleteChunks(ctx, tx, d.DocumentID); err != nil {
@@ -389,7 +389,7 @@ func hashFile(ctx context.Context, path string, limit int64) (string, []byte, in
 		if errors.Is(err, fs.ErrNotExist) {
 			return "", nil, 0, errs.New(errs.FileNotFound, "%s disappeared while being read", path).With("path", path)
 		}
-		return "", nil, 0, errs.New(errs.FileUnreadable, "cannot read %s: %v", path, unwrapPathErr(err)).With("path", path).
+		return "", nil, 0, errs.Wrap(errs.FileUnreadable, unwrapPathErr(err), "cannot read %s", path).With("path", path).
 			WithHint("check the file's permissions")
 	}
 	defer f.Close()
@@ -397,13 +397,13 @@ func hashFile(ctx context.Context, path string, limit int64) (string, []byte, in
 	head := make([]byte, 4096)
 	n, err := io.ReadFull(f, head)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return "", nil, 0, errs.New(errs.FileUnreadable, "cannot read %s: %v", path, unwrapPathErr(err)).With("path", path)
+		return "", nil, 0, errs.Wrap(errs.FileUnreadable, unwrapPathErr(err), "cannot read %s", path).With("path", path)
 	}
 	head = head[:n]
 	h.Write(head)
 	rest, err := io.Copy(h, io.LimitReader(ctxReader{ctx, f}, limit+1-int64(n)))
 	if err != nil {
-		return "", nil, 0, errs.New(errs.FileUnreadable, "cannot read %s: %v", path, unwrapPathErr(err)).With("path", path)
+		return "", nil, 0, errs.Wrap(errs.FileUnreadable, unwrapPathErr(err), "cannot read %s", path).With("path", path)
 	}
 	if size := int64(n) + rest; size > limit {
 		return "", nil, 0, errs.New(errs.FileTooLarge, "%s grew past the %d-byte limit while being read", path, limit).With("path", path)

@@ -180,7 +180,7 @@ func decodeObject(data json.RawMessage) (map[string]any, error) {
 	}
 	v, err := ids.Decode(data)
 	if err != nil {
-		return nil, errs.New(errs.Validation, "data is not valid JSON: %v", err).WithHint("send one JSON object, e.g. {\"text\": \"…\"}")
+		return nil, errs.Wrap(errs.Validation, err, "data is not valid JSON").WithHint("send one JSON object, e.g. {\"text\": \"…\"}")
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {

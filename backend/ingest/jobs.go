@@ -265,7 +265,7 @@ func (in *Ingester) RequeueWaitingSemantic(ctx context.Context) (int, error) {
 	err := in.DB.WriteTx(ctx, func(tx *store.Tx) error {
 		now := store.FormatTime(in.Now())
 		res, err := tx.ExecContext(ctx, `UPDATE jobs SET state = 'queued', attempts = 0, not_before = ?, error = NULL, updated_at = ?
-			WHERE phase = 'semantic' AND state = 'skipped' AND error LIKE '%"NO_CHAT_MODEL"%'`, now, now)
+			WHERE phase = 'semantic' AND state = 'skipped' AND error LIKE ?`, now, now, `%"`+errs.NoChatModel+`"%`)
 		if err != nil {
 			return err
 		}
@@ -283,24 +283,15 @@ func (in *Ingester) RequeueWaitingSemantic(ctx context.Context) (int, error) {
 	return int(n), nil
 }
 
-// permanent reports whether retrying cannot help.
-func permanent(code string) bool {
-	switch code {
-	case errs.UnsupportedFileType, errs.AnalysisFailed, errs.FileTooLarge, errs.FileNotFound, errs.Validation, errs.SpecInvalid:
-		return true
-	}
-	return false
-}
-
-// fail records a failed attempt: a transient failure is retried with exponential backoff up to
-// MaxAttempts; a permanent one marks the document's phase failed with the error envelope, and
+// fail records a failed attempt: a retryable failure (as the errs registry says of its code) is
+// retried with exponential backoff up to MaxAttempts; a permanent one marks the document's phase failed with the error envelope, and
 // its old chunks leave the index.
 func (r *Runner) fail(job store.Job, owner string, cause error) {
 	ctx := context.Background()
 	e := errs.As(cause)
 	env := errs.EnvelopeJSON(e)
 	now := r.In.Now()
-	retry := !permanent(e.Code) && job.Attempts < r.MaxAttempts
+	retry := errs.Retryable(e) && job.Attempts < r.MaxAttempts
 	err := r.In.DB.WriteTx(ctx, func(tx *store.Tx) error {
 		state, notBefore := store.JobFailed, store.FormatTime(now)
 		if retry {

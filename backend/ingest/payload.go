@@ -128,7 +128,7 @@ func normalizeBody(c *spec.Capability, body map[string]any) (map[string]any, err
 		}
 		nv, err := normalizeValue(typ, v)
 		if err != nil {
-			return nil, errs.New(errs.Validation, "body.%s: %v", k, err).With("field", "body."+k).With("expected_type", typ)
+			return nil, errs.Wrap(errs.Validation, err, "body.%s does not have the expected type", k).With("field", "body."+k).With("expected_type", typ)
 		}
 		if s, ok := nv.(string); ok && s == "" {
 			continue // an empty string says nothing

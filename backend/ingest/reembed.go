@@ -9,17 +9,13 @@ import (
 	"github.com/strata-app/strata/backend/store"
 )
 
-// CodeEmbedderUnavailable marks an embed job skipped because the semantic embedder (Ollama)
-// could not be reached; such jobs are queued again when it answers (RequeueWaitingEmbeds).
-const CodeEmbedderUnavailable = "EMBEDDER_UNAVAILABLE"
-
 // noEmbedder is an embed job that cannot run now.
 type noEmbedder struct{ cause error }
 
 func (n noEmbedder) Error() string { return n.cause.Error() }
 
 func (n noEmbedder) envelope() *errs.Error {
-	return errs.New(CodeEmbedderUnavailable, "the semantic embedder is not available: %v", n.cause).
+	return errs.Wrap(errs.EmbedderUnavailable, n.cause, "the semantic embedder is not available").
 		WithHint("start Ollama and run `ollama pull nomic-embed-text`; re-embedding then resumes by itself")
 }
 

@@ -23,17 +23,13 @@ type ChatModel interface {
 	ChatJSON(ctx context.Context, system, user string) (json.RawMessage, error)
 }
 
-// CodeNoChatModel marks a semantic job skipped because no local chat model was reachable; such
-// jobs are queued again when one appears.
-const CodeNoChatModel = "NO_CHAT_MODEL"
-
 // noModel is a semantic job that cannot run yet.
 type noModel struct{ why string }
 
 func (n noModel) Error() string { return n.why }
 
 func (n noModel) envelope(model string) *errs.Error {
-	return errs.New(CodeNoChatModel, "%s", n.why).
+	return errs.New(errs.NoChatModel, "%s", n.why).
 		WithHint("start Ollama and run `ollama pull %s`; the semantic phase then runs by itself", model)
 }
 
@@ -83,7 +79,7 @@ func (in *Ingester) Semantic(ctx context.Context, job store.Job) (*SemanticResul
 	system := strings.TrimSpace(sp.Prompt) + "\n\nAnswer with one JSON object only. Add \"_evidence\": an object that maps each field you filled to the number of the [chunk N] it came from."
 	answer, err := in.Chat.ChatJSON(ctx, system, text.String())
 	if err != nil {
-		return nil, errs.Wrap("CHAT_FAILED", err, "the local chat model did not answer: %v", err).WithHint("Strata retries; check that Ollama is running")
+		return nil, errs.Wrap(errs.ChatFailed, err, "the local chat model did not answer").WithHint("Strata retries; check that Ollama is running")
 	}
 	v, err := ids.Decode(answer)
 	obj, isObj := v.(map[string]any)
@@ -95,7 +91,7 @@ func (in *Ingester) Semantic(ctx context.Context, job store.Job) (*SemanticResul
 	c := in.Specs.Capabilities[sp.Capability]
 	body, err := normalizeBody(c, obj)
 	if err != nil {
-		return nil, errs.New(errs.AnalysisFailed, "the chat model's answer does not fit %s: %s", c.ID, errs.As(err).Message).
+		return nil, errs.Wrap(errs.AnalysisFailed, err, "the chat model's answer does not fit %s", c.ID).
 			WithHint("retry, or use a larger model (STRATA_CHAT_MODEL)")
 	}
 	now := store.FormatTime(in.Now())
@@ -104,7 +100,7 @@ func (in *Ingester) Semantic(ctx context.Context, job store.Job) (*SemanticResul
 		Origin: map[string]any{"document_id": doc.DocumentID, "path": doc.Path, "semantic_spec": sp.ID, "model": in.Chat.Model(),
 			"extractor_version": sp.ID + "/" + in.Chat.Model(), "source_refs": []string{job.PayloadID}, "extracted_at": now}}
 	if err := mapEntities(in.Specs, c, body, p, now); err != nil {
-		return nil, errs.New(errs.AnalysisFailed, "the chat model's answer does not identify its entities: %s", errs.As(err).Message)
+		return nil, errs.Wrap(errs.AnalysisFailed, err, "the chat model's answer does not identify its entities")
 	}
 	byOrdinal := map[int]string{}
 	for _, ch := range chunks {

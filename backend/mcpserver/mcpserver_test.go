@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/strata-app/strata/backend/engine"
+	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/mcpserver"
 	"github.com/strata-app/strata/backend/spec"
 )
@@ -90,6 +91,10 @@ func wantErr(t *testing.T, r result, code string) map[string]any {
 	env, _ := r.data["error"].(map[string]any)
 	if !r.isError || env == nil || env["code"] != code || env["message"] == "" {
 		t.Fatalf("want %s envelope, got %v %s", code, r.isError, r.text)
+	}
+	// Every envelope says what to do next: its own hint or its code's registered one.
+	if h, _ := env["hint"].(string); h == "" {
+		t.Fatalf("%s envelope without a hint: %s", code, r.text)
 	}
 	return env
 }
@@ -212,8 +217,9 @@ func TestEveryToolAndAction(t *testing.T) {
 	wantErr(t, call(t, c, "entity", map[string]any{"action": "explode"}), "VALIDATION_ERROR")
 	wantErr(t, call(t, c, "entity", map[string]any{"action": "list", "limit": 5000}), "VALIDATION_ERROR")
 	env = wantErr(t, call(t, c, "entity", map[string]any{"action": "list", "colour": "red"}), "VALIDATION_ERROR")
-	if env["details"].(map[string]any)["field"] != "colour" {
-		t.Fatalf("unknown field: %v", env)
+	if d := env["details"].(map[string]any); d["field"] != "colour" || d["cause"] == nil || !strings.Contains(d["cause"].(string), "colour") ||
+		strings.Contains(env["message"].(string), "colour") {
+		t.Fatalf("unknown field (named in details, not interpolated into the message): %v", env)
 	}
 	wantErr(t, call(t, c, "entity", map[string]any{"action": "list", "limit": "ten"}), "VALIDATION_ERROR")
 
@@ -240,7 +246,7 @@ func TestEveryToolAndAction(t *testing.T) {
 	wantErr(t, call(t, c, "ingest", map[string]any{}), "VALIDATION_ERROR")
 	wantErr(t, call(t, c, "ingest", map[string]any{"data": map[string]any{"capability_id": "strata:nope:v1", "body": map[string]any{}, "provenance": map[string]any{"source_refs": []string{}, "extracted_at": "2025-03-02T00:00:00Z", "extractor_version": "t:v1"}}}), "UNKNOWN_CAPABILITY")
 	wantErr(t, call(t, c, "ingest", map[string]any{"data": map[string]any{"shape": "unknown"}}), "VALIDATION_ERROR")
-	wantErr(t, call(t, c, "ingest", map[string]any{"data": map[string]any{"file_path": "/etc/passwd"}}), engine.ForbiddenPath)
+	wantErr(t, call(t, c, "ingest", map[string]any{"data": map[string]any{"file_path": "/etc/passwd"}}), errs.ForbiddenPath)
 
 	// index_status is exactly `strata status --json`
 	r = call(t, c, "index_status", map[string]any{})
@@ -291,7 +297,7 @@ func TestRateLimit(t *testing.T) {
 			t.Fatalf("call %d refused: %s", i, r.text)
 		}
 	}
-	env := wantErr(t, call(t, c, "index_status", nil), mcpserver.RateLimitExceeded)
+	env := wantErr(t, call(t, c, "index_status", nil), errs.RateLimitExceeded)
 	if d := env["details"].(map[string]any); d["retry_after_seconds"].(float64) < 1 || d["retry_after_seconds"].(float64) > 2 {
 		t.Fatalf("retry_after_seconds: %v", d)
 	}

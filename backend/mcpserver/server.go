@@ -25,9 +25,6 @@ import (
 	"github.com/strata-app/strata/backend/errs"
 )
 
-// RateLimitExceeded is the code of a call refused by a tool's rate limit.
-const RateLimitExceeded = "RATE_LIMIT_EXCEEDED"
-
 // Limit is a token bucket: Rate calls per second on average, bursts of Burst.
 type Limit struct {
 	Rate  float64
@@ -116,7 +113,7 @@ func (h *handlers) guard(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 			if d := r.Delay(); d > 0 {
 				r.Cancel()
 				retry := max(1, int(d.Seconds()+0.999))
-				return failure(errs.New(RateLimitExceeded, "too many %s calls", name).With("retry_after_seconds", retry).
+				return failure(errs.New(errs.RateLimitExceeded, "too many %s calls", name).With("retry_after_seconds", retry).
 					WithHint("wait %d s before calling %s again", retry, name)), nil
 			}
 		}
@@ -159,7 +156,7 @@ func success(v any) *mcp.CallToolResult {
 // answer turns an engine call's result into a tool result.
 func answer(v any, err error) (*mcp.CallToolResult, error) {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return failure(errs.Wrap("CANCELLED", err, "the call was cancelled before it finished").WithHint("nothing was half-written; call again")), nil
+		return failure(errs.Wrap(errs.Cancelled, err, "the call was cancelled before it finished").WithHint("nothing was half-written; call again")), nil
 	}
 	if err != nil {
 		return failure(err), nil
@@ -183,7 +180,7 @@ func decode(req mcp.CallToolRequest, v any) error {
 		if ee := (*errs.Error)(nil); errors.As(err, &ee) {
 			return ee // a field's own check (engine.Limit) already names the field
 		}
-		ee := errs.New(errs.Validation, "invalid arguments: %s", strings.TrimPrefix(err.Error(), "json: "))
+		ee := errs.Wrap(errs.Validation, err, "invalid arguments")
 		var te *json.UnmarshalTypeError
 		if asType(err, &te) {
 			ee.With("field", te.Field)

@@ -142,10 +142,11 @@ func JobsOf(ctx context.Context, q Q, documentID string) ([]Job, error) {
 	return out, rows.Err()
 }
 
-// CancelJobs marks a document's queued jobs for other versions as skipped (superseded).
-func CancelJobs(ctx context.Context, q Q, documentID, keepPayloadID, now string) error {
-	_, err := q.ExecContext(ctx, `UPDATE jobs SET state = 'skipped', error = '{"error":{"code":"SUPERSEDED","message":"a newer version of the file replaced this one"}}',
-		updated_at = ? WHERE document_id = ? AND payload_id != ? AND state = 'queued'`, now, documentID, keepPayloadID)
+// CancelJobs marks a document's queued jobs for other versions as skipped (superseded), with
+// reason (an error envelope) as their error; the caller makes it, since store knows no codes.
+func CancelJobs(ctx context.Context, q Q, documentID, keepPayloadID string, reason []byte, now string) error {
+	_, err := q.ExecContext(ctx, `UPDATE jobs SET state = 'skipped', error = ?,
+		updated_at = ? WHERE document_id = ? AND payload_id != ? AND state = 'queued'`, string(reason), now, documentID, keepPayloadID)
 	if err != nil {
 		return fmt.Errorf("cancel jobs of %s: %w", documentID, err)
 	}
