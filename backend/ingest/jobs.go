@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/strata-app/strata/backend/docstate"
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/store"
 )
@@ -315,14 +316,22 @@ func (r *Runner) fail(job store.Job, owner string, cause error) {
 		}
 		d.LastError, d.UpdatedAt = env, store.FormatTime(now)
 		if !retry && d.PayloadID == job.PayloadID {
-			if job.Phase == PhaseAnalyze {
-				d.Status, d.PhaseAnalyze, d.PhaseSemantic = "failed", "failed", "skipped"
+			switch job.Phase {
+			case PhaseAnalyze:
+				if err := setStatus(&d, docstate.AnalysisFailed); err != nil {
+					return err
+				}
+				d.PhaseAnalyze, d.PhaseSemantic = "failed", "skipped"
 				if err := store.DeleteChunks(ctx, tx, d.DocumentID); err != nil {
 					return err
 				}
-			} else {
-				d.PhaseSemantic = "failed" // the document stays analysed and searchable
+			case PhaseSemantic:
+				if err := setStatus(&d, docstate.SemanticFailed); err != nil { // the document stays searchable
+					return err
+				}
+				d.PhaseSemantic = "failed"
 			}
+			// an embed job builds another vector space: its failure leaves the document's phases alone
 		}
 		return store.UpdateDocument(ctx, tx, d)
 	})
