@@ -168,3 +168,49 @@ const (
 func Phases() []Phase {
 	return []Phase{PhasePending, PhaseQueued, PhaseRunning, PhaseDone, PhaseSkipped, PhaseFailed}
 }
+
+// The enums below are in the shape Wails binds into TypeScript enums (options.App.EnumBind):
+// a slice of {Value, TSName}. They are derived from All, Events and Phases so that the UI's
+// types cannot drift from Go.
+
+// StatusEnum is All for Wails' EnumBind.
+var StatusEnum = enum(All())
+
+// EventEnum is Events for Wails' EnumBind.
+var EventEnum = enum(Events())
+
+// PhaseEnum is Phases for Wails' EnumBind.
+var PhaseEnum = enum(Phases())
+
+func enum[T ~string](values []T) []struct {
+	Value  T
+	TSName string
+} {
+	out := make([]struct {
+		Value  T
+		TSName string
+	}, len(values))
+	for i, v := range values {
+		out[i].Value, out[i].TSName = v, tsName(string(v))
+	}
+	return out
+}
+
+// tsName turns a value into a TypeScript enum member name: "analysis_done" → "AnalysisDone".
+func tsName(s string) string {
+	b := make([]byte, 0, len(s))
+	up := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '_' || c == '-' {
+			up = true
+			continue
+		}
+		if up && c >= 'a' && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		b = append(b, c)
+		up = false
+	}
+	return string(b)
+}

@@ -86,3 +86,16 @@ func TestTransitionsCoverEverything(t *testing.T) {
 		}
 	}
 }
+
+// The Wails enums carry every value under a TypeScript name.
+func TestEnums(t *testing.T) {
+	if len(StatusEnum) != len(All()) || StatusEnum[0].Value != Registered || StatusEnum[0].TSName != "Registered" {
+		t.Fatalf("status enum %+v", StatusEnum)
+	}
+	if got := EventEnum[len(EventEnum)-1]; got.Value != FileRemoved || got.TSName != "FileRemoved" {
+		t.Fatalf("event enum ends with %+v", got)
+	}
+	if len(PhaseEnum) != len(Phases()) {
+		t.Fatalf("phase enum %+v", PhaseEnum)
+	}
+}
