@@ -164,26 +164,16 @@ func (in *Ingester) skipSemantic(ctx context.Context, job store.Job, nm noModel)
 // RequeueWaitingSemantic queues again the semantic jobs that were skipped for want of a chat
 // model (call it when one becomes available); it returns how many.
 func (in *Ingester) RequeueWaitingSemantic(ctx context.Context) (int, error) {
-	var n int64
+	var n int
 	err := in.DB.WriteTx(ctx, func(tx *store.Tx) error {
-		now := store.FormatTime(in.Now())
-		res, err := tx.ExecContext(ctx, `UPDATE jobs SET state = 'queued', attempts = 0, not_before = ?, error = NULL, updated_at = ?
-			WHERE phase = 'semantic' AND state = 'skipped' AND error LIKE '%"NO_CHAT_MODEL"%'`, now, now)
-		if err != nil {
-			return err
-		}
-		n, _ = res.RowsAffected()
-		if n == 0 {
-			return nil
-		}
-		_, err = tx.ExecContext(ctx, `UPDATE documents SET phase_semantic = 'queued', updated_at = ? WHERE document_id IN
-			(SELECT document_id FROM jobs WHERE phase = 'semantic' AND state = 'queued') AND phase_semantic = 'skipped'`, now)
+		var err error
+		n, err = store.RequeueSkipped(ctx, tx, PhaseSemantic, CodeNoChatModel, store.FormatTime(in.Now()))
 		return err
 	})
 	if err != nil {
 		return 0, fmt.Errorf("requeue semantic jobs: %w", err)
 	}
-	return int(n), nil
+	return n, nil
 }
 
 // Retryable reports whether a failed job may succeed if tried again: every error but those
