@@ -154,7 +154,7 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 		in.Reembedder = space{emb.sem}
 	}
 	e := &Engine{cfg: cfg, log: cfg.Logger, db: db, specs: reg, now: cfg.Now, ingest: in, chat: chat, emb: emb,
-		runner: &ingest.Runner{In: in, Workers: cfg.Workers, Lease: cfg.JobLease, Log: cfg.Logger}}
+		runner: in.NewRunner(ingest.RunnerOptions{Workers: cfg.Workers, Lease: cfg.JobLease, Log: cfg.Logger})}
 	e.log.Info("engine open", "data", abs, "capabilities", len(reg.Capabilities), "entity_types", len(reg.EntityTypes))
 	return e, nil
 }

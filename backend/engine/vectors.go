@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -68,6 +69,21 @@ type embedManager struct {
 
 	statusAt time.Time
 	status   *EmbeddingStatus
+
+	census census
+	// recounts counts census recomputations, so a test can tell a cached answer from a count.
+	recounts atomic.Int64
+}
+
+// census is the last count of one space's vectors against the live chunks, and the mark of
+// the rows it was counted from: a status poll (every 700 ms in the window, every second in the
+// browser) reuses it until a write moves the mark or the target space changes, instead of
+// counting every vector and chunk again.
+type census struct {
+	space       string
+	mark        store.CensusMark
+	done, total int
+	ok          bool
 }
 
 // newEmbedManager makes the configured embedders; it contacts nothing.
@@ -421,15 +437,42 @@ func (e *Engine) EmbeddingStatus(ctx context.Context) (*EmbeddingStatus, error) 
 			}
 		}
 	}
-	done, total, err := store.CountEmbeddings(ctx, e.db.Reader(), target)
+	done, total, err := e.countEmbeddings(ctx, target)
 	if err != nil {
-		return nil, queryErr(err, "embeddings")
+		return nil, err
 	}
 	st.Reembed = Reembed{Done: min(done, total), Total: total}
 	if done < total && (e.emb.sem == nil || e.isReachable()) {
 		st.Status = "building"
 	}
 	return st, nil
+}
+
+// countEmbeddings is store.CountEmbeddings for space, recounted only when the census mark
+// moved or the space changed since the last count.
+func (e *Engine) countEmbeddings(ctx context.Context, space string) (done, total int, err error) {
+	mark, err := store.ReadCensusMark(ctx, e.db.Reader())
+	if err != nil {
+		return 0, 0, queryErr(err, "embeddings")
+	}
+	m := e.emb
+	m.mu.Lock()
+	c := m.census
+	m.mu.Unlock()
+	if c.ok && c.space == space && c.mark == mark {
+		return c.done, c.total, nil
+	}
+	m.recounts.Add(1)
+	done, total, err = store.CountEmbeddings(ctx, e.db.Reader(), space)
+	if err != nil {
+		return 0, 0, queryErr(err, "embeddings")
+	}
+	// The mark was read before counting: a write in between makes the next poll count again
+	// rather than keep a count older than its mark.
+	m.mu.Lock()
+	m.census = census{space: space, mark: mark, done: done, total: total, ok: true}
+	m.mu.Unlock()
+	return done, total, nil
 }
 
 // isReachable is the last probe's answer, without probing.

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/strata-app/strata/backend/docstate"
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/extract"
 	"github.com/strata-app/strata/backend/heuristics"
@@ -48,7 +49,7 @@ func (in *Ingester) Analyze(ctx context.Context, job store.Job) (*Analysis, erro
 		return nil, fmt.Errorf("analyze %s: %w", job.DocumentID, err)
 	}
 	now := store.FormatTime(in.Now())
-	if doc.PayloadID != job.PayloadID || doc.Status == "removed" {
+	if doc.PayloadID != job.PayloadID || !can(doc, docstate.AnalysisDone) {
 		return nil, errSuperseded
 	}
 	pay, err := store.GetPayload(ctx, rq, job.PayloadID)
@@ -152,7 +153,7 @@ func (in *Ingester) WriteAnalyses(ctx context.Context, tx *store.Tx, list []*Ana
 		if err != nil {
 			return err
 		}
-		if cur.PayloadID != a.Job.PayloadID || cur.Status == "removed" {
+		if cur.PayloadID != a.Job.PayloadID || !can(cur, docstate.AnalysisDone) {
 			err := store.FinishJob(ctx, tx, a.Job.JobID, a.Job.LeaseOwner, store.JobSkipped, errs.EnvelopeJSON(supersededErr()), now, now)
 			if err != nil && !errors.Is(err, store.ErrNotFound) {
 				return err
@@ -168,7 +169,10 @@ func (in *Ingester) WriteAnalyses(ctx context.Context, tx *store.Tx, list []*Ana
 		}
 		cur.Title, cur.Mime, cur.Pages, cur.LastError, cur.UpdatedAt = a.Title, a.Mime, a.Pages, nil, now
 		cur.DocType, cur.Tags = a.DocType, a.Tags
-		cur.Status, cur.PhaseAnalyze, cur.PhaseSemantic = "analyzed", "done", "skipped"
+		if err := setStatus(&cur, docstate.AnalysisDone); err != nil {
+			return err
+		}
+		cur.PhaseAnalyze, cur.PhaseSemantic = "done", "skipped"
 		if len(a.Chunks) == 0 {
 			cur.PhaseAnalyze = "skipped" // an empty file: registered, nothing to index
 		} else if in.Specs.SemanticFor(a.DocType) != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/strata-app/strata/backend/docstate"
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/extract"
 	"github.com/strata-app/strata/backend/heuristics"
@@ -146,9 +147,13 @@ func planContent(reg *spec.Registry, data json.RawMessage, now time.Time) (*Plan
 	for _, t := range tags {
 		tagNames = append(tagNames, strings.ToLower(t.(string)))
 	}
+	status, err := docstate.Next(docstate.None, docstate.ContentStored)
+	if err != nil {
+		return nil, err
+	}
 	p.Document = &store.Document{DocumentID: docID, EntityID: doc.Entity.EntityID, Kind: KindContent, Title: title, Mime: "text/plain",
 		DocType: heuristics.DocType("text", title, body), Tags: tagNames,
-		Size: int64(len(body)), ContentHash: ids.Hash(body), Status: "analyzed", PhaseRegister: "done", PhaseAnalyze: "done", PhaseSemantic: "skipped"}
+		Size: int64(len(body)), ContentHash: ids.Hash(body), Status: string(status), PhaseRegister: "done", PhaseAnalyze: "done", PhaseSemantic: "skipped"}
 	for _, t := range tags {
 		name := t.(string)
 		c := observation(types[1], ids.NormalizeKey(name), name, map[string]any{"name": name}, 1, PriorityContent, "content", "tag:"+name, contentID, at, docID, nil)

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/strata-app/strata/backend/docstate"
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/extract"
 	"github.com/strata-app/strata/backend/ids"
@@ -224,7 +225,7 @@ func (in *Ingester) writeRegistration(ctx context.Context, tx *store.Tx, r *file
 		return nil, err
 	}
 	have := err == nil
-	if have && existing.ContentHash == hash && existing.Status != "removed" && existing.Status != "failed" {
+	if have && existing.ContentHash == hash && !isStatus(existing, docstate.Removed, docstate.Failed) {
 		res.Created, res.Message = false, "Unchanged: this file is already stored"
 		return res, in.describe(res, existing)
 	}
@@ -246,12 +247,16 @@ func (in *Ingester) writeRegistration(ctx context.Context, tx *store.Tx, r *file
 	}
 	doc.EntityID = ids.Entity(typeDocument, doc.DocumentID)
 	doc.PayloadID, doc.Title, doc.Mime, doc.Size, doc.Mtime, doc.ContentHash = payloadID, filepath.Base(abs), mime, size, store.FormatTime(st.ModTime()), hash
-	doc.Status, doc.PhaseRegister, doc.LastError, doc.UpdatedAt, doc.DuplicateOf, doc.Pages = "registered", "done", nil, nowS, "", 0
+	doc.PhaseRegister, doc.LastError, doc.UpdatedAt, doc.DuplicateOf, doc.Pages = "done", nil, nowS, "", 0
 	doc.PhaseAnalyze, doc.PhaseSemantic = "queued", "pending"
+	event := docstate.FileRegistered
 	res.Created, res.Message = true, "Registered: analysis queued"
 	if len(same) > 0 { // the same bytes are already extracted at another path that still exists
-		doc.DuplicateOf, doc.Status, doc.PhaseAnalyze, doc.PhaseSemantic = same[0].DocumentID, "analyzed", "skipped", "skipped"
+		event, doc.DuplicateOf, doc.PhaseAnalyze, doc.PhaseSemantic = docstate.DuplicateRegistered, same[0].DocumentID, "skipped", "skipped"
 		res.Created, res.Message = false, fmt.Sprintf("Duplicate: the same content is already stored as %s (%s)", same[0].DocumentID, same[0].Path)
+	}
+	if err := setStatus(&doc, event); err != nil {
+		return nil, err
 	}
 	if have {
 		err = store.UpdateDocument(ctx, tx, doc)
@@ -302,8 +307,10 @@ func (in *Ingester) describe(res *Result, d store.Document) error {
 func (in *Ingester) moveDocument(ctx context.Context, tx *store.Tx, d, occupant store.Document, occupied bool, abs string, st os.FileInfo, now string, res *Result) error {
 	if occupied { // a stale (removed or failed) document held this path: it gives the path up
 		occupant.Path, occupant.UpdatedAt = "", now
-		if occupant.Status != "removed" {
-			occupant.Status = "removed"
+		if !isStatus(occupant, docstate.Removed) {
+			if err := setStatus(&occupant, docstate.FileRemoved); err != nil {
+				return err
+			}
 		}
 		if err := store.UpdateDocument(ctx, tx, occupant); err != nil {
 			return err
@@ -333,14 +340,21 @@ func (in *Ingester) failFile(ctx context.Context, abs string, cause error) error
 		d, err := store.DocumentByPath(ctx, tx, abs)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
-			_, err = store.InsertDocument(ctx, tx, store.Document{DocumentID: ids.Document("file:" + abs), Kind: "file", Path: abs,
-				Title: filepath.Base(abs), Status: "failed", PhaseRegister: "failed", PhaseAnalyze: "skipped", PhaseSemantic: "skipped",
-				LastError: env, CreatedAt: now, UpdatedAt: now})
+			d = store.Document{DocumentID: ids.Document("file:" + abs), Kind: "file", Path: abs,
+				Title: filepath.Base(abs), PhaseRegister: "failed", PhaseAnalyze: "skipped", PhaseSemantic: "skipped",
+				LastError: env, CreatedAt: now, UpdatedAt: now}
+			if err := setStatus(&d, docstate.RegisterFailed); err != nil {
+				return err
+			}
+			_, err = store.InsertDocument(ctx, tx, d)
 			return err
 		case err != nil:
 			return err
 		}
-		d.Status, d.PhaseRegister, d.PhaseAnalyze, d.PhaseSemantic, d.LastError, d.UpdatedAt = "failed", "failed", "skipped", "skipped", env, now
+		if err := setStatus(&d, docstate.RegisterFailed); err != nil {
+			return err
+		}
+		d.PhaseRegister, d.PhaseAnalyze, d.PhaseSemantic, d.LastError, d.UpdatedAt = "failed", "skipped", "skipped", env, now
 		if err := store.DeleteChunks(ctx, tx, d.DocumentID); err != nil {
 			return err
 		}
@@ -360,14 +374,17 @@ func (in *Ingester) RemoveFile(ctx context.Context, path string) (string, error)
 	var id string
 	err := in.DB.WriteTx(ctx, func(tx *store.Tx) error {
 		d, err := store.DocumentByPath(ctx, tx, filepath.Clean(abs))
-		if errors.Is(err, store.ErrNotFound) || (err == nil && d.Status == "removed") {
+		if errors.Is(err, store.ErrNotFound) || (err == nil && isStatus(d, docstate.Removed)) {
 			return nil
 		}
 		if err != nil {
 			return err
 		}
 		id = d.DocumentID
-		d.Status, d.UpdatedAt = "removed", now
+		if err := setStatus(&d, docstate.FileRemoved); err != nil {
+			return err
+		}
+		d.UpdatedAt = now
 		if err := store.CancelJobs(ctx, tx, d.DocumentID, "", errs.EnvelopeJSON(supersededErr()), now); err != nil {
 			return err
 		}

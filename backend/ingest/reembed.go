@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/strata-app/strata/backend/docstate"
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/store"
 )
@@ -42,7 +43,7 @@ func (in *Ingester) Reembed(ctx context.Context, job store.Job) (*EmbedResult, e
 	if err != nil {
 		return nil, fmt.Errorf("embed %s: %w", job.DocumentID, err)
 	}
-	if doc.PayloadID != job.PayloadID || doc.Status == "removed" || doc.Status == "failed" {
+	if doc.PayloadID != job.PayloadID || isStatus(doc, docstate.Removed, docstate.Failed) {
 		return nil, errSuperseded
 	}
 	space := in.Reembedder.Space()
@@ -79,7 +80,7 @@ func (in *Ingester) Reembed(ctx context.Context, job store.Job) (*EmbedResult, e
 func (in *Ingester) WriteEmbed(ctx context.Context, tx *store.Tx, r *EmbedResult) error {
 	now := store.FormatTime(in.Now())
 	d, err := store.GetDocument(ctx, tx, r.Job.DocumentID)
-	current := err == nil && d.PayloadID == r.Job.PayloadID && d.Status != "removed" && d.Status != "failed"
+	current := err == nil && d.PayloadID == r.Job.PayloadID && !isStatus(d, docstate.Removed, docstate.Failed)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}

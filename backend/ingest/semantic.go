@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/strata-app/strata/backend/docstate"
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/ids"
 	"github.com/strata-app/strata/backend/spec"
@@ -49,7 +50,7 @@ func (in *Ingester) Semantic(ctx context.Context, job store.Job) (*SemanticResul
 	if err != nil {
 		return nil, fmt.Errorf("semantic %s: %w", job.DocumentID, err)
 	}
-	if doc.PayloadID != job.PayloadID || doc.Status == "removed" {
+	if doc.PayloadID != job.PayloadID || !can(doc, docstate.SemanticDone) {
 		return nil, errSuperseded
 	}
 	sp, err := in.semanticSpec(ctx, doc)
@@ -183,7 +184,7 @@ func (in *Ingester) WriteSemantic(ctx context.Context, tx *store.Tx, r *Semantic
 	if err != nil {
 		return err
 	}
-	if cur.PayloadID != r.Job.PayloadID || cur.Status == "removed" {
+	if cur.PayloadID != r.Job.PayloadID || !can(cur, docstate.SemanticDone) {
 		return in.endJob(ctx, r.Job, store.JobSkipped, supersededErr())(tx)
 	}
 	if err := store.FinishJob(ctx, tx, r.Job.JobID, r.Job.LeaseOwner, store.JobDone, nil, now, now); errors.Is(err, store.ErrNotFound) {
@@ -210,6 +211,9 @@ func (in *Ingester) WriteSemantic(ctx context.Context, tx *store.Tx, r *Semantic
 			return err
 		}
 	}
-	cur.Status, cur.PhaseSemantic, cur.UpdatedAt = "semantic", "done", now
+	if err := setStatus(&cur, docstate.SemanticDone); err != nil {
+		return err
+	}
+	cur.PhaseSemantic, cur.UpdatedAt = "done", now
 	return store.UpdateDocument(ctx, tx, cur)
 }

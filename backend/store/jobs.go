@@ -153,6 +153,31 @@ func CancelJobs(ctx context.Context, q Q, documentID, keepPayloadID string, reas
 	return nil
 }
 
+// RequeueSkipped queues again the jobs of phase that were skipped with the error code code
+// (e.g. semantic jobs skipped for want of a chat model, once one appears) and marks their
+// documents' phase queued; it returns how many jobs.
+func RequeueSkipped(ctx context.Context, q Q, phase, code, now string) (int, error) {
+	res, err := q.ExecContext(ctx, `UPDATE jobs SET state = 'queued', attempts = 0, not_before = ?, error = NULL, updated_at = ?
+		WHERE phase = ? AND state = 'skipped' AND json_extract(error, '$.error.code') = ?`, now, now, phase, code)
+	if err != nil {
+		return 0, fmt.Errorf("requeue skipped %s jobs: %w", phase, err)
+	}
+	n, _ := res.RowsAffected()
+	if n == 0 {
+		return 0, nil
+	}
+	col := map[string]string{"analyze": "phase_analyze", "semantic": "phase_semantic"}[phase]
+	if col == "" {
+		return int(n), nil
+	}
+	_, err = q.ExecContext(ctx, `UPDATE documents SET `+col+` = 'queued', updated_at = ? WHERE document_id IN
+		(SELECT document_id FROM jobs WHERE phase = ? AND state = 'queued') AND `+col+` = 'skipped'`, now, phase)
+	if err != nil {
+		return 0, fmt.Errorf("requeue skipped %s jobs: documents: %w", phase, err)
+	}
+	return int(n), nil
+}
+
 // JobCounts counts jobs by state.
 func JobCounts(ctx context.Context, q Q) (map[string]int, error) {
 	rows, err := q.QueryContext(ctx, `SELECT state, count(*) FROM jobs GROUP BY state`)

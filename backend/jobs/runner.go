@@ -1,0 +1,211 @@
+// Package jobs runs Strata's durable jobs: a bounded pool of workers claims jobs from the
+// queue with a lease, a heartbeat renews the lease while a batch runs, a failed attempt is
+// retried with capped exponential backoff unless its error is permanent, and cancellation
+// stops the workers and waits for them.
+//
+// A worker that dies leaves a lease that expires, and any process on the folder then claims
+// the job again. What a job does and how its result and failures are written belong to the
+// Handler (backend/ingest); this package owns only the scheduling, so it can be tested with a
+// fake clock and a fake handler on a real queue.
+package jobs
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Handler does the work of claimed jobs and records their failures.
+type Handler interface {
+	// Run runs a batch of jobs leased to job.LeaseOwner and writes the results of those that
+	// succeed; it returns the errors of those that failed, by job ID. ctx outlives a shutdown
+	// request: a batch finishes (or its lease expires) rather than stopping half-written.
+	Run(ctx context.Context, jobs []Job) map[int64]error
+	// Record records a failed attempt: the job runs again at notBefore when retry is set,
+	// and has failed for good otherwise.
+	Record(ctx context.Context, job Job, cause error, retry bool, notBefore time.Time) error
+}
+
+// Retryable tells whether a failed attempt may succeed if tried again. The runner declares it
+// and the caller supplies it (Strata's error registry: errs.Retryable).
+type Retryable func(error) bool
+
+// Runner executes durable jobs with a bounded pool of workers.
+type Runner struct {
+	Queue   Queue
+	Handler Handler
+	Clock   Clock     // default SystemClock(nil)
+	Retry   Retryable // nil: every failure is retried (up to MaxAttempts)
+
+	Workers     int           // default 2
+	Lease       time.Duration // default 60s; the heartbeat renews it every Lease/3
+	Poll        time.Duration // how often idle workers look for work queued by other processes; default 500ms
+	MaxAttempts int           // attempts before a retryable failure is final; default 5
+	Batch       int           // jobs claimed and committed together; default 16
+	Log         *slog.Logger
+
+	wake    chan struct{}
+	once    sync.Once
+	running atomic.Int32
+}
+
+// Backoff is how long a job waits before attempt attempts+1: 2 s after the first, doubling,
+// at most MaxBackoff. The cap keeps a job that failed on a missing Ollama or a locked disk
+// from waiting hours once the cause is gone.
+func Backoff(attempts int) time.Duration {
+	if attempts > 30 { // the shift below would overflow long before; the cap applies anyway
+		return MaxBackoff
+	}
+	return min(time.Second<<max(attempts, 0), MaxBackoff)
+}
+
+// MaxBackoff caps Backoff.
+const MaxBackoff = 256 * time.Second
+
+func (r *Runner) init() {
+	r.once.Do(func() {
+		if r.Clock == nil {
+			r.Clock = SystemClock(nil)
+		}
+		if r.Workers <= 0 {
+			r.Workers = 2
+		}
+		if r.Lease <= 0 {
+			r.Lease = 60 * time.Second
+		}
+		if r.Poll <= 0 {
+			r.Poll = 500 * time.Millisecond
+		}
+		if r.MaxAttempts <= 0 {
+			r.MaxAttempts = 5
+		}
+		if r.Batch <= 0 {
+			r.Batch = 16
+		}
+		if r.Log == nil {
+			r.Log = slog.New(slog.DiscardHandler)
+		}
+		r.wake = make(chan struct{}, 1)
+	})
+}
+
+// Running reports whether Run is working in this process.
+func (r *Runner) Running() bool { return r.running.Load() > 0 }
+
+// Wake tells idle workers that work was queued.
+func (r *Runner) Wake() {
+	r.init()
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run works until ctx is cancelled, then lets running batches finish (each within its lease)
+// and returns once every worker has stopped.
+func (r *Runner) Run(ctx context.Context) error {
+	r.init()
+	r.running.Add(1)
+	defer r.running.Add(-1)
+	owner := ownerID()
+	var wg sync.WaitGroup
+	for i := 0; i < r.Workers; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			r.worker(ctx, fmt.Sprintf("%s/%d", owner, i))
+		}(i)
+	}
+	wg.Wait()
+	return ctx.Err()
+}
+
+func (r *Runner) worker(ctx context.Context, owner string) {
+	for ctx.Err() == nil {
+		jobs, err := r.Queue.Claim(ctx, owner, r.Clock.Now(), r.Lease, r.Batch)
+		if err != nil && ctx.Err() == nil {
+			// No caller to return it to: the worker reports it and tries again after a poll.
+			r.Log.Error("claim jobs", "err", err)
+		}
+		if err != nil || len(jobs) == 0 {
+			select {
+			case <-ctx.Done():
+			case <-r.wake:
+			case <-r.Clock.After(r.Poll):
+			}
+			continue
+		}
+		r.runBatch(ctx, jobs, owner)
+	}
+}
+
+// runBatch runs claimed jobs under a heartbeat and records the failures. The batch gets a
+// context that outlives a shutdown request: it finishes, or its lease expires and another
+// worker takes it over.
+func (r *Runner) runBatch(parent context.Context, jobs []Job, owner string) {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(parent))
+	defer cancel()
+	for i := range jobs {
+		jobs[i].LeaseOwner = owner
+	}
+	var hb sync.WaitGroup
+	hb.Add(1)
+	go func() {
+		defer hb.Done()
+		r.heartbeat(ctx, jobs, owner)
+	}()
+	failed := r.Handler.Run(ctx, jobs)
+	for _, j := range jobs { // in claim order, so failures are recorded deterministically
+		if err, ok := failed[j.JobID]; ok && err != nil {
+			r.fail(ctx, j, err)
+		}
+	}
+	cancel()
+	hb.Wait()
+}
+
+// heartbeat renews the batch's leases every Lease/3 until ctx ends.
+func (r *Runner) heartbeat(ctx context.Context, jobs []Job, owner string) {
+	t := r.Clock.NewTicker(r.Lease / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C():
+			err := r.Queue.Extend(ctx, jobs, owner, r.Clock.Now().Add(r.Lease))
+			if err != nil && ctx.Err() == nil {
+				// A missed renewal is survivable (the next tick tries again within the lease).
+				r.Log.Warn("extend job leases", "err", err)
+			}
+		}
+	}
+}
+
+// fail decides whether a failed attempt is retried and has the handler record it.
+func (r *Runner) fail(ctx context.Context, job Job, cause error) {
+	retry := (r.Retry == nil || r.Retry(cause)) && job.Attempts < r.MaxAttempts
+	now := r.Clock.Now()
+	notBefore := now
+	if retry {
+		notBefore = now.Add(Backoff(job.Attempts))
+	}
+	if err := r.Handler.Record(ctx, job, cause, retry, notBefore); err != nil {
+		// The job keeps its lease until it expires; then it is claimed and tried again.
+		r.Log.Error("record job failure", "job", job.JobID, "err", err)
+	}
+	r.Log.Info("job failed", "job", job.JobID, "document", job.DocumentID, "err", cause, "retry", retry)
+}
+
+func ownerID() string {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b) // crypto/rand never fails on supported platforms
+	host, _ := os.Hostname()
+	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(b))
+}
