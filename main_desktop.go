@@ -99,7 +99,7 @@ func runDesktop(dataDir string) (err error) {
 			})
 		},
 		OnShutdown:  a.Shutdown,
-		Bind:        []interface{}{a},
+		Bind:        a.Bindings(),
 		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},
 		// One window per data folder: a second launch raises the first (needs a D-Bus session).
 		SingleInstanceLock: &options.SingleInstanceLock{

@@ -42,9 +42,9 @@ func ingestPaths(g *globals, cmd *cobra.Command, paths []string, wait bool) erro
 		var err error
 		if wait {
 			bar := newProgress(g.io.Err, !g.json && isTerminal(g.io.Err))
-			results, waited, err = e.IngestPathsAndWait(ctx, paths, bar.update)
+			results, waited, err = e.IngestPathsAndWait(ctx, cliUser, paths, bar.update)
 		} else {
-			results, err = e.IngestPaths(ctx, paths)
+			results, err = e.IngestPaths(ctx, cliUser, paths)
 		}
 		if err != nil {
 			return nil, errs.Wrap(errs.Internal, err, "stopped: %v", err)
@@ -258,7 +258,7 @@ func retryCmd(g *globals) *cobra.Command {
 		Short: "Read a document's file again and re-queue its analysis",
 		Args:  exactArgs(1, "ID"),
 		RunE: func(c *cobra.Command, args []string) error {
-			return g.run(c, func(ctx context.Context, e *engine.Engine) (any, error) { return e.Retry(ctx, args[0]) },
+			return g.run(c, func(ctx context.Context, e *engine.Engine) (any, error) { return e.Retry(ctx, cliUser, args[0]) },
 				func(w io.Writer, v any) {
 					r := v.(*engine.IngestResult)
 					fmt.Fprintf(w, "%s: %s\n", r.DocumentID, r.Message)
@@ -275,7 +275,7 @@ func watchCmd(g *globals) *cobra.Command {
 		Args:  exactArgs(1, "DIR"),
 		RunE: func(c *cobra.Command, args []string) error {
 			return g.run(c, func(ctx context.Context, e *engine.Engine) (any, error) {
-				res, err := e.AddWatchRoot(ctx, args[0])
+				res, err := e.AddWatchRoot(ctx, cliUser, args[0])
 				if err != nil {
 					return nil, err
 				}
@@ -380,7 +380,7 @@ func (g *globals) listenMCP(ctx context.Context, e *engine.Engine, addr string) 
 	}
 	log := g.logger()
 	opts := httpapi.Options{Addr: addr, Token: tok, Logger: log, DataDir: e.DataDir()}
-	var a *app.App
+	var a *app.Host
 	if g.ui != nil {
 		a = app.New(e, app.Options{Token: tok, Logs: g.logs, Logger: log})
 		opts.UI = a.Handler(g.ui)

@@ -25,7 +25,7 @@ func searchFixture(t *testing.T) (*engine.Engine, string) {
 	for name, text := range files {
 		paths = append(paths, write(t, filepath.Join(dir, name), text))
 	}
-	res, err := e.IngestPaths(context.Background(), []string{dir})
+	res, err := e.IngestPaths(context.Background(), local, []string{dir})
 	if err != nil || len(res) != len(files) {
 		t.Fatal(res, err)
 	}

@@ -16,8 +16,16 @@ import (
 )
 
 // AddWatchRoot starts watching a folder: it is remembered in the store (so every Strata process
-// on this data folder watches it) and its files are registered now.
-func (e *Engine) AddWatchRoot(ctx context.Context, dir string) ([]PathResult, error) {
+// on this data folder watches it) and its files are registered now. Watching a folder shares it
+// with remote callers, so a remote caller may only watch a folder it may already read.
+func (e *Engine) AddWatchRoot(ctx context.Context, who Caller, dir string) ([]PathResult, error) {
+	if !who.Local() {
+		real, err := e.pathCheck(who)(ctx, dir)
+		if err != nil {
+			return nil, err
+		}
+		dir = real
+	}
 	abs, err := e.checkRoot(dir)
 	if err != nil {
 		return nil, err
@@ -29,7 +37,7 @@ func (e *Engine) AddWatchRoot(ctx context.Context, dir string) ([]PathResult, er
 	if err != nil {
 		return nil, errs.Wrap(errs.DBInsertFailed, err, "could not save the watched folder")
 	}
-	return e.IngestPaths(ctx, []string{abs})
+	return e.IngestPaths(ctx, who, []string{abs})
 }
 
 func (e *Engine) checkRoot(dir string) (string, error) {
