@@ -169,7 +169,7 @@ func TestFileChangeDeleteMoveCopy(t *testing.T) {
 
 	// delete: removed, leaves the index
 	os.Remove(moved)
-	if _, _, err := e.Reconcile(ctx, dir); err != nil {
+	if _, _, err := e.Reconcile(ctx, local, dir); err != nil {
 		t.Fatal(err)
 	}
 	gone, _ := e.GetDocument(ctx, r1.DocumentID)

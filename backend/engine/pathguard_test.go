@@ -81,7 +81,7 @@ func TestRemotePathRules(t *testing.T) {
 }
 
 // TestEveryFileReadNamesItsCaller: each engine call that reads files (IngestPaths, AddWatchRoot,
-// Retry, SetAllowedRoot) applies the remote rule to a remote or unnamed caller and leaves the
+// Reconcile, Retry, SetAllowedRoot) applies the remote rule to a remote or unnamed caller and leaves the
 // local user free.
 func TestEveryFileReadNamesItsCaller(t *testing.T) {
 	ctx := context.Background()
@@ -103,6 +103,8 @@ func TestEveryFileReadNamesItsCaller(t *testing.T) {
 			wantCode(t, err, engine.ForbiddenPath)
 		}
 		_, err := e.AddWatchRoot(ctx, who, outside)
+		wantCode(t, err, engine.ForbiddenPath)
+		_, _, err = e.Reconcile(ctx, who, outside)
 		wantCode(t, err, engine.ForbiddenPath)
 		res, err := e.IngestPaths(ctx, who, []string{outside, diary})
 		if err != nil || len(res) != 2 {

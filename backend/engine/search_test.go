@@ -89,7 +89,7 @@ func TestKeywordSearch(t *testing.T) {
 	}
 	// A removed file leaves the index.
 	os.Remove(filepath.Join(dir, "notes", "gardening.md"))
-	e.Reconcile(ctx, dir)
+	e.Reconcile(ctx, local, dir)
 	if r := search(engine.SearchRequest{Query: "tomatoes", Mode: "keyword"}); len(r.Results) != 0 {
 		t.Errorf("removed document still found: %+v", r.Results)
 	}

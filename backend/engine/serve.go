@@ -106,8 +106,18 @@ func (e *Engine) WatchRoots(ctx context.Context) ([]string, error) {
 
 // Reconcile brings the store in line with a folder after Strata was closed: new and changed
 // files are registered (a file whose size and mtime match the store is not even hashed) and
-// files that are gone are marked removed.
-func (e *Engine) Reconcile(ctx context.Context, root string) (registered, removed int, err error) {
+// files that are gone are marked removed. It reads every file of the folder, secrets included
+// (the watcher's rules, not the remote ones), so only the local user may ask for it.
+func (e *Engine) Reconcile(ctx context.Context, who Caller, root string) (registered, removed int, err error) {
+	if !who.Local() {
+		e.log.Info("remote reconcile refused", "caller", who.String(), "path", root)
+		return 0, 0, forbidPath(root, "only the local user can reconcile a folder")
+	}
+	return e.reconcile(ctx, root)
+}
+
+// reconcile is Reconcile for the watcher, whose roots the local user chose (AddWatchRoot).
+func (e *Engine) reconcile(ctx context.Context, root string) (registered, removed int, err error) {
 	known, err := store.FileDocumentsUnder(ctx, e.db.Reader(), root+string(filepath.Separator))
 	if err != nil {
 		return 0, 0, queryErr(err, "documents")
@@ -198,7 +208,7 @@ func (e *Engine) Serve(ctx context.Context) error {
 			wg.Add(1)
 			go func(r string) {
 				defer wg.Done()
-				reg, rem, err := e.Reconcile(ctx, r)
+				reg, rem, err := e.reconcile(ctx, r)
 				e.log.Info("reconciled", "root", r, "registered", reg, "removed", rem, "err", err)
 			}(r)
 		}
