@@ -16,7 +16,7 @@ type Caller struct {
 
 // LocalUser is the person at this machine: the CLI, the desktop window, or the browser UI that
 // holds the token `strata serve` printed. via names the door they came in by, for the logs
-// ("cli", "desktop", "browser").
+// ("cli", "app" for the window and the browser page).
 func LocalUser(via string) Caller { return Caller{local: true, name: via} }
 
 // RemoteClient is a program acting on prompts the local user does not see one by one: an AI
