@@ -16,9 +16,8 @@ import (
 // gui, in the binary that `wails build` / `wails dev` compile with the bindings tag (and without
 // desktop) and run once, writes the JavaScript bindings to frontend/wailsjs. Wails only reflects
 // over the bound values here, so no engine is opened, no data folder is touched and no display
-// is needed. Keep OnStartup and Bind in step with windowOptions in main_desktop.go.
+// is needed. Bind comes from the same Host.Bindings as the desktop window (main_desktop.go), and
+// the bound App has only the UI's methods (app.Methods), so no lifecycle method needs leaving out.
 var gui cli.GUIFunc = func(context.Context, host.Options) error {
-	a := app.New(nil, app.Options{})
-	// OnStartup is set as in the desktop build so Wails leaves Startup out of the bindings.
-	return wails.Run(&options.App{Title: "Strata", OnStartup: a.Startup, Bind: []interface{}{a}})
+	return wails.Run(&options.App{Title: "Strata", Bind: app.New(nil, app.Options{}).Bindings()})
 }

@@ -25,12 +25,12 @@ import (
 type Engine interface {
 	Status(ctx context.Context) (*engine.Status, error)
 	Overview(ctx context.Context) (*engine.Overview, error)
-	IngestPaths(ctx context.Context, paths []string) ([]engine.PathResult, error)
-	Ingest(ctx context.Context, kind string, data json.RawMessage) (*engine.IngestResult, error)
+	IngestPaths(ctx context.Context, who engine.Caller, paths []string) ([]engine.PathResult, error)
+	Ingest(ctx context.Context, who engine.Caller, kind string, data json.RawMessage) (*engine.IngestResult, error)
 	QueryDocuments(ctx context.Context, q engine.DocumentQuery) (*engine.DocumentPage, error)
 	DocumentView(ctx context.Context, id string) (*engine.DocumentView, error)
-	StoreUpload(ctx context.Context, name string, data []byte) ([]engine.PathResult, error)
-	Retry(ctx context.Context, id string) (*engine.IngestResult, error)
+	StoreUpload(ctx context.Context, who engine.Caller, name string, data []byte) ([]engine.PathResult, error)
+	Retry(ctx context.Context, who engine.Caller, id string) (*engine.IngestResult, error)
 	Search(ctx context.Context, r engine.SearchRequest) (*engine.SearchResponse, error)
 	GetEntity(ctx context.Context, id, at string) (*engine.Snapshot, error)
 	ListObservations(ctx context.Context, id string, limit, offset int) (*engine.ObservationPage, error)
@@ -38,7 +38,7 @@ type Engine interface {
 	ListEntities(ctx context.Context, typ, query string, limit, offset int) (*engine.EntityPage, error)
 	ListRelationships(ctx context.Context, id, direction, typ string, limit, offset int) (*engine.RelationshipPage, error)
 	WatchRoots(ctx context.Context) ([]string, error)
-	AddWatchRoot(ctx context.Context, dir string) ([]engine.PathResult, error)
+	AddWatchRoot(ctx context.Context, who engine.Caller, dir string) ([]engine.PathResult, error)
 	RemoveWatchRoot(ctx context.Context, dir string) (bool, error)
 	DataDir() string
 }
@@ -66,7 +66,15 @@ type Options struct {
 	Client func(useHTTP bool) (mcpconfig.Server, error)
 }
 
-// App is bound to the frontend; Wails exposes its exported methods as JavaScript functions.
+// user is who the UI acts for: the person at this machine, in the window or in the browser page
+// that holds the token `strata serve` printed (httpapi checks it before a call gets here).
+var user = engine.LocalUser("app")
+
+// App is the service the frontend calls: Wails binds it as window.go.app.App, and Handler serves
+// it at POST /api/<Method>. Its exported methods are exactly the UI's calls, and Methods lists
+// them (a test holds the two equal), so adding an exported method is adding a UI call on purpose
+// and nothing else reaches the browser. What runs the App (Startup, Shutdown, SetMCP, Handler)
+// lives on Host, outside the bound method set.
 type App struct {
 	eng  Engine
 	opts Options
@@ -77,13 +85,25 @@ type App struct {
 	wg     sync.WaitGroup
 }
 
-// New returns an App that delegates to e. The caller owns e and closes it after Shutdown.
-func New(e Engine, opts Options) *App {
-	return &App{eng: e, opts: opts, ctx: context.Background()}
+// Host runs an App: it owns its lifetime and its transports. It embeds the App so the process
+// that built it can call UI methods directly (a file dropped on the window), but only the App
+// itself is bound or served.
+type Host struct {
+	*App
 }
 
+// New returns a Host whose App delegates to e. The caller owns e and closes it after Shutdown.
+func New(e Engine, opts Options) *Host {
+	return &Host{App: &App{eng: e, opts: opts, ctx: context.Background()}}
+}
+
+// Bindings is what the desktop window binds (options.App.Bind): the App alone, whose method set
+// is Methods. The HTTP handler serves the same list.
+func (h *Host) Bindings() []interface{} { return []interface{}{h.App} }
+
 // SetMCP records the MCP endpoint once its server listens (the App is built before it).
-func (a *App) SetMCP(url, token string) {
+func (h *Host) SetMCP(url, token string) {
+	a := h.App
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.opts.MCPURL, a.opts.Token = url, token
@@ -92,7 +112,8 @@ func (a *App) SetMCP(url, token string) {
 // Startup is the Wails OnStartup hook (browser mode calls it too): it keeps the app's context
 // and, when there is a window to notify, starts pushing status changes to it as "status"
 // events. Shutdown stops that and waits for it.
-func (a *App) Startup(ctx context.Context) {
+func (h *Host) Startup(ctx context.Context) {
+	a := h.App
 	ctx, cancel := context.WithCancel(ctx)
 	a.mu.Lock()
 	a.ctx, a.cancel = ctx, cancel
@@ -126,7 +147,8 @@ func (a *App) Startup(ctx context.Context) {
 }
 
 // Shutdown is the Wails OnShutdown hook: it stops the status events and waits for them.
-func (a *App) Shutdown(context.Context) {
+func (h *Host) Shutdown(context.Context) {
+	a := h.App
 	a.mu.Lock()
 	cancel := a.cancel
 	a.mu.Unlock()
@@ -150,13 +172,13 @@ func (a *App) Overview() (*engine.Overview, error) { return a.eng.Overview(a.c()
 
 // IngestPaths ingests files and folders (dropped on the window or picked in a dialog).
 func (a *App) IngestPaths(paths []string) ([]engine.PathResult, error) {
-	return a.eng.IngestPaths(a.c(), paths)
+	return a.eng.IngestPaths(a.c(), user, paths)
 }
 
 // IngestText stores a note.
 func (a *App) IngestText(title, text string) (*engine.IngestResult, error) {
 	data, _ := json.Marshal(map[string]any{"title": title, "text": text}) // strings always marshal
-	return a.eng.Ingest(a.c(), "content", data)
+	return a.eng.Ingest(a.c(), user, "content", data)
 }
 
 // maxUpload bounds one browser upload (the HTTP handler limits request bodies by it).
@@ -172,7 +194,7 @@ func (a *App) Upload(name, contentBase64 string) ([]engine.PathResult, error) {
 	if err != nil {
 		return nil, errs.New(errs.Validation, "the upload is not base64").With("field", "content")
 	}
-	return a.eng.StoreUpload(a.c(), name, data)
+	return a.eng.StoreUpload(a.c(), user, name, data)
 }
 
 // Documents lists documents by status, folder and type.
@@ -187,7 +209,7 @@ type DocumentView = engine.DocumentView
 func (a *App) Document(id string) (*DocumentView, error) { return a.eng.DocumentView(a.c(), id) }
 
 // Retry re-reads a failed document.
-func (a *App) Retry(id string) (*engine.IngestResult, error) { return a.eng.Retry(a.c(), id) }
+func (a *App) Retry(id string) (*engine.IngestResult, error) { return a.eng.Retry(a.c(), user, id) }
 
 // Search runs a search as `strata search --json` does.
 func (a *App) Search(r engine.SearchRequest) (*engine.SearchResponse, error) {
@@ -232,7 +254,7 @@ func (a *App) WatchedFolders() ([]string, error) { return a.eng.WatchRoots(a.c()
 
 // AddWatchedFolder starts watching a folder.
 func (a *App) AddWatchedFolder(dir string) ([]engine.PathResult, error) {
-	return a.eng.AddWatchRoot(a.c(), dir)
+	return a.eng.AddWatchRoot(a.c(), user, dir)
 }
 
 // RemoveWatchedFolder stops watching a folder; its documents stay.
@@ -324,7 +346,7 @@ func (a *App) PickFiles() ([]engine.PathResult, error) {
 	if err != nil || len(paths) == 0 {
 		return []engine.PathResult{}, err
 	}
-	return a.eng.IngestPaths(a.c(), paths)
+	return a.eng.IngestPaths(a.c(), user, paths)
 }
 
 // PickFolder opens the native folder dialog and returns the chosen folder ("" if cancelled).

@@ -16,7 +16,7 @@ import (
 	"github.com/strata-app/strata/backend/mcpconfig"
 )
 
-func newApp(t *testing.T) (*app.App, *engine.Engine) {
+func newApp(t *testing.T) (*app.Host, *engine.Engine) {
 	t.Helper()
 	e, err := engine.Open(context.Background(), engine.Config{DataDir: t.TempDir(), Embedder: "static"})
 	if err != nil {

@@ -13,23 +13,32 @@ import (
 	"github.com/strata-app/strata/backend/errs"
 )
 
-// Handler serves the UI in a browser: the built frontend at / and every exported App method at
+// Methods are the UI's calls, sorted: the App's exported methods, no more and no fewer (a test
+// compares them with the App's method set). The browser handler serves exactly these, and the
+// desktop binds the App (Host.Bindings), so the window and the browser reach the same list.
+var Methods = []string{
+	"AddWatchedFolder", "ClientSnippet", "Document", "Documents", "Entities", "Entity",
+	"IngestPaths", "IngestText", "InstallClient", "Observations", "OpenPath", "Overview",
+	"PickFiles", "PickFolder", "Provenance", "Relationships", "RemoveWatchedFolder", "Retry",
+	"Search", "Settings", "Status", "Upload", "WatchedFolders",
+}
+
+// Handler serves the UI in a browser: the built frontend at / and each of Methods at
 // POST /api/<Method> with a JSON array of its arguments, answering its result as JSON — the
 // very methods the Wails window calls, dispatched by name, so there is no second API with logic
-// of its own. Errors are the envelope with an HTTP status by code. Authentication and the
-// Origin check are the caller's (httpapi).
-func (a *App) Handler(assets fs.FS) http.Handler {
+// of its own. Any other name is 404 NOT_FOUND. Errors are the envelope with an HTTP status by
+// code. Authentication and the Origin check are the caller's (httpapi).
+func (h *Host) Handler(assets fs.FS) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/", http.FileServerFS(assets))
-	methods := map[string]reflect.Value{}
-	v := reflect.ValueOf(a)
-	for i := 0; i < v.NumMethod(); i++ {
-		name := v.Type().Method(i).Name
-		switch name {
-		case "Startup", "Shutdown", "Handler", "SetMCP":
-			continue // lifecycle, not UI calls
+	methods := make(map[string]reflect.Value, len(Methods))
+	v := reflect.ValueOf(h.App)
+	for _, name := range Methods {
+		m := v.MethodByName(name)
+		if !m.IsValid() {
+			panic("app: Methods lists " + name + ", which App does not have") // TestMethodsAreTheBoundSet catches it
 		}
-		methods[name] = v.Method(i)
+		methods[name] = m
 	}
 	mux.HandleFunc("POST /api/{method}", func(w http.ResponseWriter, r *http.Request) {
 		m, ok := methods[r.PathValue("method")]

@@ -23,6 +23,10 @@ import (
 	"github.com/strata-app/strata/host"
 )
 
+// cliUser is who every command acts for: the person at the terminal, whose paths are theirs to
+// choose. (`strata mcp` serves remote clients; its tools name their own caller.)
+var cliUser = engine.LocalUser("cli")
+
 // IO is where the CLI reads and writes; tests pass buffers.
 type IO struct {
 	In       io.Reader
@@ -264,7 +268,7 @@ returns when every phase is done, failed or skipped.`,
 				return errs.Wrap(errs.Validation, err, "cannot read stdin")
 			}
 			return g.run(cmd, func(ctx context.Context, e *engine.Engine) (any, error) {
-				return e.Ingest(ctx, kind, data)
+				return e.Ingest(ctx, cliUser, kind, data)
 			}, func(w io.Writer, v any) {
 				r := v.(*engine.IngestResult)
 				fmt.Fprintln(w, r.Message)

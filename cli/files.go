@@ -23,7 +23,7 @@ func ingestPaths(g *globals, cmd *cobra.Command, paths []string, wait bool) erro
 		if wait {
 			progress = newProgress(g.io.Err, !g.json && isTerminal(g.io.Err)).update
 		}
-		r, err := e.IngestFiles(ctx, paths, wait, progress)
+		r, err := e.IngestFiles(ctx, cliUser, paths, wait, progress)
 		result = r
 		return r, err
 	}, func(w io.Writer, v any) {
@@ -197,7 +197,7 @@ func retryCmd(g *globals) *cobra.Command {
 		Short: "Read a document's file again and re-queue its analysis",
 		Args:  exactArgs(1, "ID"),
 		RunE: func(c *cobra.Command, args []string) error {
-			return g.run(c, func(ctx context.Context, e *engine.Engine) (any, error) { return e.Retry(ctx, args[0]) },
+			return g.run(c, func(ctx context.Context, e *engine.Engine) (any, error) { return e.Retry(ctx, cliUser, args[0]) },
 				func(w io.Writer, v any) {
 					r := v.(*engine.IngestResult)
 					fmt.Fprintf(w, "%s: %s\n", r.DocumentID, r.Message)
@@ -214,7 +214,7 @@ func watchCmd(g *globals) *cobra.Command {
 		Args:  exactArgs(1, "DIR"),
 		RunE: func(c *cobra.Command, args []string) error {
 			return g.run(c, func(ctx context.Context, e *engine.Engine) (any, error) {
-				res, err := e.AddWatchRoot(ctx, args[0])
+				res, err := e.AddWatchRoot(ctx, cliUser, args[0])
 				if err != nil {
 					return nil, err
 				}

@@ -155,7 +155,7 @@ func mcpRootsCmd(g *globals) *cobra.Command {
 				if len(args) == 0 {
 					return e.AllowedRoots(ctx)
 				}
-				return e.SetAllowedRoot(ctx, args[1], args[0] == "remove")
+				return e.SetAllowedRoot(ctx, cliUser, args[1], args[0] == "remove")
 			}, func(w io.Writer, v any) {
 				roots := v.([]string)
 				if len(roots) == 0 {

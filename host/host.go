@@ -57,7 +57,7 @@ type Runtime struct {
 	HTTP    *httpapi.Server
 	HTTPErr error
 	// App is the UI service; nil without UI and Platform.
-	App *app.App
+	App *app.Host
 	Log *slog.Logger
 }
 

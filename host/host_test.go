@@ -97,7 +97,7 @@ func TestRunPassesOptionsToEngineAndMCP(t *testing.T) {
 			if rt.HTTP != nil || rt.App != nil {
 				t.Errorf("NoHTTP without UI: http %v app %v", rt.HTTP, rt.App)
 			}
-			res, err := rt.Engine.IngestPaths(ctx, []string{big})
+			res, err := rt.Engine.IngestPaths(ctx, engine.LocalUser("test"), []string{big})
 			if err != nil || len(res) != 1 || res[0].Error == nil || res[0].Error.Code != errs.FileTooLarge {
 				t.Errorf("max file size not applied: %+v %v", res, err)
 			}

@@ -52,7 +52,7 @@ func benchIngest(b *testing.B, build func(int) json.RawMessage) {
 	b.ResetTimer()
 	start := time.Now()
 	for i := 0; i < b.N; i++ {
-		if _, err := e.Ingest(ctx, "", inputs[i]); err != nil {
+		if _, err := e.Ingest(ctx, local, "", inputs[i]); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -68,7 +68,7 @@ func BenchmarkIngestContent(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		in, _ := json.Marshal(map[string]any{"text": fmt.Sprintf("# Meeting %d\n\nDiscussed the invoice backlog with vendor %d.\n\nNext steps: pay by Friday.", i, i%50),
 			"tags": []string{"meeting", fmt.Sprintf("vendor-%d", i%50)}})
-		if _, err := e.Ingest(ctx, "", in); err != nil {
+		if _, err := e.Ingest(ctx, local, "", in); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -81,7 +81,7 @@ func BenchmarkSnapshotRead(b *testing.B) {
 	ctx := context.Background()
 	var ids []string
 	for i := 0; i < 2000; i++ {
-		r, err := e.Ingest(ctx, "", benchInvoice(i))
+		r, err := e.Ingest(ctx, local, "", benchInvoice(i))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -103,7 +103,7 @@ func BenchmarkSnapshotAt(b *testing.B) {
 	ctx := context.Background()
 	var vendor string
 	for i := 0; i < 2000; i++ {
-		r, err := e.Ingest(ctx, "", benchInvoice(i))
+		r, err := e.Ingest(ctx, local, "", benchInvoice(i))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -138,7 +138,7 @@ func TestTwoEnginesOneFolder(t *testing.T) {
 				for i := 0; i < perWorker; i++ {
 					n := fmt.Sprintf("E%d-W%d-%d", ei, w, i)
 					in := invoice(n, "Shared Vendor", i, "2025-01-01T00:00:00Z", nil)
-					if _, err := e.Ingest(ctx, "", mustJSON(t, in)); err != nil {
+					if _, err := e.Ingest(ctx, local, "", mustJSON(t, in)); err != nil {
 						errc <- fmt.Errorf("%s: %w", n, err)
 					}
 					if i%10 == 0 {
@@ -224,7 +224,7 @@ func childIngest(dir, name string) {
 	defer e.Close()
 	for i := 0; i < childCount; i++ {
 		in, _ := json.Marshal(invoice(fmt.Sprintf("%s-%d", name, i), "Shared Vendor", i, time.Now().UTC().Format(time.RFC3339), nil))
-		if _, err := e.Ingest(ctx, "", in); err != nil {
+		if _, err := e.Ingest(ctx, local, "", in); err != nil {
 			fmt.Fprintln(os.Stderr, "child ingest:", err)
 			os.Exit(4)
 		}

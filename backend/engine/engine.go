@@ -180,9 +180,10 @@ func (e *Engine) Specs() *spec.Registry { return e.specs }
 type IngestResult = ingest.Result
 
 // Ingest is the one write path: kind is "", "auto", "content", "extract-file", "payload" or a
-// capability ID; data is one JSON object.
-func (e *Engine) Ingest(ctx context.Context, kind string, data json.RawMessage) (*IngestResult, error) {
-	res, err := e.ingest.Ingest(ctx, kind, data)
+// capability ID; data is one JSON object. A file_path in data is read only if who may read it
+// (see Caller).
+func (e *Engine) Ingest(ctx context.Context, who Caller, kind string, data json.RawMessage) (*IngestResult, error) {
+	res, err := e.ingest.Ingest(ctx, kind, data, e.pathCheck(who))
 	if res != nil && res.InputKind == ingest.KindExtractFile {
 		e.runner.Wake()
 	}
@@ -193,7 +194,7 @@ func (e *Engine) Ingest(ctx context.Context, kind string, data json.RawMessage) 
 		}
 		return nil, ee
 	}
-	e.log.Debug("ingest", "kind", res.InputKind, "payload", res.PayloadID, "created", res.Created)
+	e.log.Debug("ingest", "caller", who.String(), "kind", res.InputKind, "payload", res.PayloadID, "created", res.Created)
 	return res, nil
 }
 

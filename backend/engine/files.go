@@ -30,16 +30,25 @@ type PathResult struct {
 func (e *Engine) Ignorer() *watch.Ignorer { return watch.NewIgnorer(e.cfg.DataDir) }
 
 // IngestPaths registers files and folders (recursively, skipping what the ignore rules skip).
-// One bad file never stops the others: each path gets its own result or error.
-func (e *Engine) IngestPaths(ctx context.Context, paths []string) ([]PathResult, error) {
+// One bad file never stops the others: each path gets its own result or error. For a remote
+// caller every path, and every file found in a folder, must pass the remote rule (a shared
+// folder may still hold a .env), and a refused one is FORBIDDEN_PATH in its own result.
+func (e *Engine) IngestPaths(ctx context.Context, who Caller, paths []string) ([]PathResult, error) {
 	var out []PathResult
 	ig := e.Ignorer()
+	check := e.pathCheck(who)
 	var files []string
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			out = append(out, PathResult{Path: p, Error: errs.New(errs.Validation, "cannot resolve %q", p)})
 			continue
+		}
+		if !who.Local() {
+			if abs, err = check(ctx, p); err != nil {
+				out = append(out, PathResult{Path: p, Error: errs.As(err)})
+				continue
+			}
 		}
 		st, err := os.Stat(abs)
 		if err != nil || !st.IsDir() {
@@ -61,6 +70,18 @@ func (e *Engine) IngestPaths(ctx context.Context, paths []string) ([]PathResult,
 			out = append(out, PathResult{Path: abs, Error: errs.Wrap(errs.FileUnreadable, err, "could not walk %s", abs)})
 		}
 	}
+	if !who.Local() {
+		allowed := files[:0]
+		for _, f := range files {
+			real, err := check(ctx, f)
+			if err != nil {
+				out = append(out, PathResult{Path: f, Error: errs.As(err)})
+				continue
+			}
+			allowed = append(allowed, real)
+		}
+		files = allowed
+	}
 	for _, r := range e.ingest.RegisterFiles(ctx, files, map[string]any{"source": "cli"}) {
 		pr := PathResult{Path: r.Path, Result: r.Result}
 		if r.Err != nil {
@@ -77,12 +98,12 @@ func (e *Engine) Runner() *ingest.Runner { return e.runner }
 
 // IngestPathsAndWait registers paths and waits for their phases, analysing while it
 // registers (the workers start first), which is what `strata ingest --wait` does.
-func (e *Engine) IngestPathsAndWait(ctx context.Context, paths []string, progress func([]store.Document)) ([]PathResult, []store.Document, error) {
+func (e *Engine) IngestPathsAndWait(ctx context.Context, who Caller, paths []string, progress func([]store.Document)) ([]PathResult, []store.Document, error) {
 	wctx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { defer close(done); _ = e.runner.Run(wctx) }() // stopped and awaited below
 	defer func() { stop(); <-done }()
-	results, err := e.IngestPaths(ctx, paths)
+	results, err := e.IngestPaths(ctx, who, paths)
 	if err != nil {
 		return results, nil, err
 	}
@@ -237,8 +258,9 @@ func (e *Engine) GetDocumentRow(ctx context.Context, id string) (store.Document,
 }
 
 // Retry registers a document's file again and re-queues its analysis (after a failure, or to
-// re-read a file with a newer reader).
-func (e *Engine) Retry(ctx context.Context, id string) (*IngestResult, error) {
+// re-read a file with a newer reader). It reads the file again, so a remote caller may retry
+// only a document whose path the remote rule allows today.
+func (e *Engine) Retry(ctx context.Context, who Caller, id string) (*IngestResult, error) {
 	d, err := store.GetDocument(ctx, e.db.Reader(), id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, errs.New(errs.DocumentNotFound, "document %s does not exist", id).With("document_id", id)
@@ -248,6 +270,9 @@ func (e *Engine) Retry(ctx context.Context, id string) (*IngestResult, error) {
 	}
 	if d.Kind != "file" || d.Path == "" {
 		return nil, errs.New(errs.Validation, "document %s is not a file; only files can be retried", id)
+	}
+	if _, err := e.pathCheck(who)(ctx, d.Path); err != nil {
+		return nil, err
 	}
 	now := store.FormatTime(e.now())
 	err = e.db.WriteTx(ctx, func(tx *store.Tx) error {

@@ -46,7 +46,7 @@ func BenchmarkFilesMarkdown(b *testing.B) {
 	b.ResetTimer()
 	start := time.Now()
 	var registered time.Duration
-	_, docs, err := e.IngestPathsAndWait(ctx, []string{src}, func([]engine.Document) {
+	_, docs, err := e.IngestPathsAndWait(ctx, local, []string{src}, func([]engine.Document) {
 		if registered == 0 {
 			registered = time.Since(start) // the first progress report comes after registration
 		}
@@ -75,7 +75,7 @@ func BenchmarkWatchedFileLatency(b *testing.B) {
 	}
 	defer e.Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	if _, err := e.AddWatchRoot(ctx, dir); err != nil {
+	if _, err := e.AddWatchRoot(ctx, local, dir); err != nil {
 		b.Fatal(err)
 	}
 	done := make(chan struct{})

@@ -24,7 +24,7 @@ func write(t testing.TB, path, content string) string {
 
 func ingestFile(t testing.TB, e *engine.Engine, path string) *engine.IngestResult {
 	t.Helper()
-	res, err := e.Ingest(context.Background(), "", mustJSON(t, map[string]any{"file_path": path}))
+	res, err := e.Ingest(context.Background(), local, "", mustJSON(t, map[string]any{"file_path": path}))
 	if err != nil {
 		t.Fatalf("ingest %s: %v", path, err)
 	}
@@ -169,7 +169,7 @@ func TestFileChangeDeleteMoveCopy(t *testing.T) {
 
 	// delete: removed, leaves the index
 	os.Remove(moved)
-	if _, _, err := e.Reconcile(ctx, dir); err != nil {
+	if _, _, err := e.Reconcile(ctx, local, dir); err != nil {
 		t.Fatal(err)
 	}
 	gone, _ := e.GetDocument(ctx, r1.DocumentID)
@@ -199,7 +199,7 @@ func TestBadFiles(t *testing.T) {
 	}
 	os.Symlink(filepath.Join(dir, "loop2"), filepath.Join(dir, "loop1"))
 	os.Symlink(filepath.Join(dir, "loop1"), filepath.Join(dir, "loop2"))
-	results, err := e.IngestPaths(ctx, []string{dir, filepath.Join(dir, "loop1"), filepath.Join(dir, "missing.md")})
+	results, err := e.IngestPaths(ctx, local, []string{dir, filepath.Join(dir, "loop1"), filepath.Join(dir, "missing.md")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +253,7 @@ func TestDeletedBeforeAnalysisAndRetry(t *testing.T) {
 		t.Fatalf("deleted before analysis: %+v", d)
 	}
 	write(t, p, "# back again\n")
-	rr, err := e.Retry(ctx, r.DocumentID)
+	rr, err := e.Retry(ctx, local, r.DocumentID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +261,7 @@ func TestDeletedBeforeAnalysisAndRetry(t *testing.T) {
 	if d.Status != "analyzed" || d.Title != "back again" {
 		t.Fatalf("after retry: %+v", d)
 	}
-	_, err = e.Retry(ctx, "doc_nope")
+	_, err = e.Retry(ctx, local, "doc_nope")
 	wantCode(t, err, "DOCUMENT_NOT_FOUND")
 }
 
@@ -272,7 +272,7 @@ func TestFolderIngestFollowsIgnoreRules(t *testing.T) {
 		write(t, filepath.Join(dir, f), "content of "+f)
 	}
 	write(t, filepath.Join(dir, ".strataignore"), "*.log\nsecret/\n")
-	results, err := e.IngestPaths(context.Background(), []string{dir})
+	results, err := e.IngestPaths(context.Background(), local, []string{dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,7 +295,7 @@ func TestServeWatchesFolders(t *testing.T) {
 	}
 	defer e.Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	if _, err := e.AddWatchRoot(ctx, dir); err != nil {
+	if _, err := e.AddWatchRoot(ctx, local, dir); err != nil {
 		t.Fatal(err)
 	}
 	write(t, filepath.Join(dir, "while-closed.md"), "# written while Strata was closed\n")
@@ -345,7 +345,7 @@ func TestCrashRecovery(t *testing.T) {
 		if err != nil {
 			os.Exit(3)
 		}
-		res, _ := e.IngestPaths(context.Background(), []string{src})
+		res, _ := e.IngestPaths(context.Background(), local, []string{src})
 		fmt.Println("registered", len(res))
 		e.RunWorkers(context.Background()) // runs until killed
 		return
@@ -384,7 +384,7 @@ func TestCrashRecovery(t *testing.T) {
 	ctx := context.Background()
 	mid, _ := e.ListDocuments(ctx, "analyzed", "", 1, 0)
 	t.Logf("killed with %d of %d analysed", mid.Total, n)
-	if res, err := e.IngestPaths(ctx, []string{src}); err != nil || len(res) != n { // files registered before the kill are unchanged
+	if res, err := e.IngestPaths(ctx, local, []string{src}); err != nil || len(res) != n { // files registered before the kill are unchanged
 		t.Fatalf("re-ingest: %d %v", len(res), err)
 	}
 	all, _ := e.ListDocuments(ctx, "", "", 1000, 0)
@@ -432,11 +432,11 @@ func TestOverlappingWatchRoots(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, "a", "b"), 0o755)
 	e := open(t)
 	ctx := context.Background()
-	if _, err := e.AddWatchRoot(ctx, filepath.Join(dir, "a")); err != nil {
+	if _, err := e.AddWatchRoot(ctx, local, filepath.Join(dir, "a")); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{filepath.Join(dir, "a"), filepath.Join(dir, "a", "b"), dir} {
-		_, err := e.AddWatchRoot(ctx, p)
+		_, err := e.AddWatchRoot(ctx, local, p)
 		wantCode(t, err, errs.Validation)
 	}
 	st, _ := e.Status(ctx)

@@ -17,6 +17,9 @@ import (
 	"github.com/strata-app/strata/specs"
 )
 
+// local is the caller of every test that does not test trust: the person at the machine.
+var local = engine.LocalUser("test")
+
 // clock is a deterministic clock: every call advances one second from a fixed start.
 type clock struct {
 	mu sync.Mutex
@@ -58,7 +61,7 @@ func open(t testing.TB, opts ...opt) *engine.Engine {
 
 func ingest(t testing.TB, e *engine.Engine, kind string, data any) *engine.IngestResult {
 	t.Helper()
-	res, err := e.Ingest(context.Background(), kind, mustJSON(t, data))
+	res, err := e.Ingest(context.Background(), local, kind, mustJSON(t, data))
 	if err != nil {
 		t.Fatalf("ingest %s: %v", mustJSON(t, data), err)
 	}

@@ -38,7 +38,7 @@ func TestClassifierPrecedence(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res, err := e.Ingest(context.Background(), c.kind, mustJSON(t, c.data))
+			res, err := e.Ingest(context.Background(), local, c.kind, mustJSON(t, c.data))
 			if c.wantCode != "" {
 				wantCode(t, err, c.wantCode)
 				return
@@ -55,7 +55,7 @@ func TestClassifierPrecedence(t *testing.T) {
 
 func TestUnknownShapeListsAcceptedShapes(t *testing.T) {
 	e := open(t)
-	_, err := e.Ingest(context.Background(), "", mustJSON(t, map[string]any{"hello": "world"}))
+	_, err := e.Ingest(context.Background(), local, "", mustJSON(t, map[string]any{"hello": "world"}))
 	ee := wantCode(t, err, errs.Validation)
 	for _, want := range []string{`"text"`, `"file_path"`, `"capability_id"`, "strata:store_invoice:v1"} {
 		if !strings.Contains(ee.Message, want) {
@@ -72,7 +72,7 @@ func TestAmbiguousSpecShape(t *testing.T) {
 		"capabilities/a.yaml": {Data: []byte("capability: t:a:v1\nbody: {fields: {sku: string}}\nmatch: {required: [sku]}\nentities: [{name: a, type: note, key: [sku]}]\n")},
 		"capabilities/b.yaml": {Data: []byte("capability: t:b:v1\nbody: {fields: {sku: string}}\nmatch: {required: [sku]}\nentities: [{name: b, type: note, key: [sku]}]\n")},
 	}))
-	_, err := e.Ingest(context.Background(), "", mustJSON(t, map[string]any{"sku": "X"}))
+	_, err := e.Ingest(context.Background(), local, "", mustJSON(t, map[string]any{"sku": "X"}))
 	ee := wantCode(t, err, errs.Validation)
 	if !strings.Contains(ee.Message, "t:a:v1") || !strings.Contains(ee.Message, "t:b:v1") {
 		t.Fatalf("ambiguity not explained: %s", ee.Message)
@@ -109,7 +109,7 @@ func TestPayloadValidation(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := e.Ingest(context.Background(), "", mustJSON(t, c.data))
+			_, err := e.Ingest(context.Background(), local, "", mustJSON(t, c.data))
 			ee := wantCode(t, err, c.code)
 			if c.field != "" {
 				if f, _ := ee.Details["field"].(string); !strings.HasPrefix(f, strings.TrimSuffix(c.field, ".")) {
@@ -137,7 +137,7 @@ func TestContentValidation(t *testing.T) {
 		"two values":         `{"text":"a"} {"text":"b"}`,
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, err := e.Ingest(context.Background(), "", mustJSON(t, data))
+			_, err := e.Ingest(context.Background(), local, "", mustJSON(t, data))
 			wantCode(t, err, errs.Validation)
 		})
 	}
@@ -196,7 +196,7 @@ func TestContentDedupAndClientRequestID(t *testing.T) {
 	if other.Created || other.PayloadID != a.PayloadID || other.DocumentID != a.DocumentID {
 		t.Fatalf("same text from another source must dedup: %+v", other)
 	}
-	_, err := e.Ingest(context.Background(), "", mustJSON(t, map[string]any{"text": "something else", "client_request_id": "req-1"}))
+	_, err := e.Ingest(context.Background(), local, "", mustJSON(t, map[string]any{"text": "something else", "client_request_id": "req-1"}))
 	wantCode(t, err, errs.Validation)
 }
 

@@ -43,50 +43,93 @@ func secretFile(name string) bool {
 	return false
 }
 
-// IngestRemote is Ingest for a remote caller (MCP): a file_path is read only if
-// CheckRemotePath allows it.
-func (e *Engine) IngestRemote(ctx context.Context, kind string, data json.RawMessage) (*IngestResult, error) {
-	return e.Ingest(ingest.WithPathCheck(ctx, e.CheckRemotePath), kind, data)
+// pathCheck is the rule for the files read on who's behalf during one call. The local user's
+// paths are theirs to choose and pass unchanged; a remote caller's go through checkRemotePath,
+// whose roots are read once per call (on the first path), so a folder of ten thousand files
+// costs one query, and a content ingest none. The check it returns serves one call's goroutine.
+func (e *Engine) pathCheck(who Caller) ingest.PathCheck {
+	if who.Local() {
+		return func(_ context.Context, path string) (string, error) { return path, nil }
+	}
+	var g *remoteGuard
+	return func(ctx context.Context, path string) (string, error) {
+		if g == nil {
+			var err error
+			if g, err = e.newRemoteGuard(ctx); err != nil {
+				return "", err
+			}
+		}
+		real, err := g.check(path)
+		if err != nil {
+			e.log.Info("remote path refused", "caller", who.String(), "path", path, "why", errs.As(err).Message)
+		}
+		return real, err
+	}
 }
 
-// CheckRemotePath is the rule for file paths that arrive from a remote caller (MCP): the
+// checkRemotePath is the rule for file paths that arrive from a remote caller (MCP): the
 // path is cleaned and its symlinks resolved, then it must lie inside a watched folder or an
 // allowed root, outside Strata's data folder, and must not look like a secret. Anything else is
 // FORBIDDEN_PATH, with a hint saying how to allow a folder.
-func (e *Engine) CheckRemotePath(ctx context.Context, path string) (string, error) {
-	forbid := func(why string) (string, error) {
-		return "", errs.New(errs.ForbiddenPath, "%s: %s", path, why).With("path", path).
-			WithHint("only files inside watched folders or allowed roots can be read over MCP; add one with `strata watch add DIR` or `strata mcp roots add DIR`")
-	}
-	if path == "" || !filepath.IsAbs(path) {
-		return forbid("the path must be absolute")
-	}
-	real, err := resolve(filepath.Clean(path))
-	if err != nil {
-		return forbid("it cannot be resolved")
-	}
-	data, _ := resolve(e.cfg.DataDir)
-	if real == data || within(real, data) {
-		return forbid("it is inside Strata's data folder")
-	}
-	for _, part := range strings.Split(real, string(filepath.Separator)) {
-		if secretDirs[part] {
-			return forbid("it is inside a folder that holds secrets (" + part + ")")
-		}
-	}
-	if secretFile(filepath.Base(real)) {
-		return forbid("it looks like a secret (key, certificate or credentials)")
-	}
-	roots, err := e.remoteRoots(ctx)
+func (e *Engine) checkRemotePath(ctx context.Context, path string) (string, error) {
+	g, err := e.newRemoteGuard(ctx)
 	if err != nil {
 		return "", err
 	}
+	return g.check(path)
+}
+
+// remoteGuard holds what checkRemotePath compares against, resolved once.
+type remoteGuard struct {
+	data  string   // the data folder, symlinks resolved
+	roots []string // watched folders and allowed roots, symlinks resolved
+}
+
+func (e *Engine) newRemoteGuard(ctx context.Context) (*remoteGuard, error) {
+	roots, err := e.remoteRoots(ctx)
+	if err != nil {
+		return nil, err
+	}
+	g := &remoteGuard{}
+	g.data, _ = resolve(e.cfg.DataDir) // a data folder that cannot be resolved leaves "", which matches nothing
 	for _, r := range roots {
-		if rr, err := resolve(r); err == nil && (real == rr || within(real, rr)) {
+		if rr, err := resolve(r); err == nil { // a root that vanished grants nothing
+			g.roots = append(g.roots, rr)
+		}
+	}
+	return g, nil
+}
+
+func forbidPath(path, why string) error {
+	return errs.New(errs.ForbiddenPath, "%s: %s", path, why).With("path", path).
+		WithHint("only files inside watched folders or allowed roots can be read over MCP; add one with `strata watch add DIR` or `strata mcp roots add DIR`")
+}
+
+func (g *remoteGuard) check(path string) (string, error) {
+	if path == "" || !filepath.IsAbs(path) {
+		return "", forbidPath(path, "the path must be absolute")
+	}
+	real, err := resolve(filepath.Clean(path))
+	if err != nil {
+		return "", forbidPath(path, "it cannot be resolved")
+	}
+	if g.data != "" && (real == g.data || within(real, g.data)) {
+		return "", forbidPath(path, "it is inside Strata's data folder")
+	}
+	for _, part := range strings.Split(real, string(filepath.Separator)) {
+		if secretDirs[part] {
+			return "", forbidPath(path, "it is inside a folder that holds secrets ("+part+")")
+		}
+	}
+	if secretFile(filepath.Base(real)) {
+		return "", forbidPath(path, "it looks like a secret (key, certificate or credentials)")
+	}
+	for _, rr := range g.roots {
+		if real == rr || within(real, rr) {
 			return real, nil
 		}
 	}
-	return forbid("it is outside the watched folders and allowed roots")
+	return "", forbidPath(path, "it is outside the watched folders and allowed roots")
 }
 
 // resolve returns the absolute path with every symlink resolved. For a path that does not
@@ -143,8 +186,15 @@ func (e *Engine) AllowedRoots(ctx context.Context) ([]string, error) {
 	return roots, nil
 }
 
-// SetAllowedRoot adds (or, with remove, removes) a folder remote callers may read.
-func (e *Engine) SetAllowedRoot(ctx context.Context, dir string, remove bool) ([]string, error) {
+// SetAllowedRoot adds (or, with remove, removes) a folder remote callers may read. Only the
+// local user may change what is shared: a remote caller that could add a root could read
+// anything.
+func (e *Engine) SetAllowedRoot(ctx context.Context, who Caller, dir string, remove bool) ([]string, error) {
+	if !who.Local() {
+		e.log.Info("remote change of allowed roots refused", "caller", who.String(), "path", dir)
+		return nil, errs.New(errs.ForbiddenPath, "%s: only the local user can change the allowed roots", dir).With("path", dir).
+			WithHint("add the folder yourself with `strata mcp roots add DIR`")
+	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, errs.New(errs.Validation, "cannot resolve %q", dir)

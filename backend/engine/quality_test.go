@@ -19,7 +19,7 @@ func TestRetrievalQuality(t *testing.T) {
 	}
 	ctx := context.Background()
 	e := open(t, func(c *engine.Config) { c.Now = nil })
-	res, err := e.IngestPaths(ctx, []string{quality.CorpusDir()})
+	res, err := e.IngestPaths(ctx, local, []string{quality.CorpusDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

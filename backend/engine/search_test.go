@@ -25,7 +25,7 @@ func searchFixture(t *testing.T) (*engine.Engine, string) {
 	for name, text := range files {
 		paths = append(paths, write(t, filepath.Join(dir, name), text))
 	}
-	res, err := e.IngestPaths(context.Background(), []string{dir})
+	res, err := e.IngestPaths(context.Background(), local, []string{dir})
 	if err != nil || len(res) != len(files) {
 		t.Fatal(res, err)
 	}
@@ -89,7 +89,7 @@ func TestKeywordSearch(t *testing.T) {
 	}
 	// A removed file leaves the index.
 	os.Remove(filepath.Join(dir, "notes", "gardening.md"))
-	e.Reconcile(ctx, dir)
+	e.Reconcile(ctx, local, dir)
 	if r := search(engine.SearchRequest{Query: "tomatoes", Mode: "keyword"}); len(r.Results) != 0 {
 		t.Errorf("removed document still found: %+v", r.Results)
 	}

@@ -16,8 +16,16 @@ import (
 )
 
 // AddWatchRoot starts watching a folder: it is remembered in the store (so every Strata process
-// on this data folder watches it) and its files are registered now.
-func (e *Engine) AddWatchRoot(ctx context.Context, dir string) ([]PathResult, error) {
+// on this data folder watches it) and its files are registered now. Watching a folder shares it
+// with remote callers, so a remote caller may only watch a folder it may already read.
+func (e *Engine) AddWatchRoot(ctx context.Context, who Caller, dir string) ([]PathResult, error) {
+	if !who.Local() {
+		real, err := e.pathCheck(who)(ctx, dir)
+		if err != nil {
+			return nil, err
+		}
+		dir = real
+	}
 	abs, err := e.checkRoot(dir)
 	if err != nil {
 		return nil, err
@@ -29,7 +37,7 @@ func (e *Engine) AddWatchRoot(ctx context.Context, dir string) ([]PathResult, er
 	if err != nil {
 		return nil, errs.Wrap(errs.DBInsertFailed, err, "could not save the watched folder")
 	}
-	return e.IngestPaths(ctx, []string{abs})
+	return e.IngestPaths(ctx, who, []string{abs})
 }
 
 func (e *Engine) checkRoot(dir string) (string, error) {
@@ -98,8 +106,18 @@ func (e *Engine) WatchRoots(ctx context.Context) ([]string, error) {
 
 // Reconcile brings the store in line with a folder after Strata was closed: new and changed
 // files are registered (a file whose size and mtime match the store is not even hashed) and
-// files that are gone are marked removed.
-func (e *Engine) Reconcile(ctx context.Context, root string) (registered, removed int, err error) {
+// files that are gone are marked removed. It reads every file of the folder, secrets included
+// (the watcher's rules, not the remote ones), so only the local user may ask for it.
+func (e *Engine) Reconcile(ctx context.Context, who Caller, root string) (registered, removed int, err error) {
+	if !who.Local() {
+		e.log.Info("remote reconcile refused", "caller", who.String(), "path", root)
+		return 0, 0, forbidPath(root, "only the local user can reconcile a folder")
+	}
+	return e.reconcile(ctx, root)
+}
+
+// reconcile is Reconcile for the watcher, whose roots the local user chose (AddWatchRoot).
+func (e *Engine) reconcile(ctx context.Context, root string) (registered, removed int, err error) {
 	known, err := store.FileDocumentsUnder(ctx, e.db.Reader(), root+string(filepath.Separator))
 	if err != nil {
 		return 0, 0, queryErr(err, "documents")
@@ -190,7 +208,7 @@ func (e *Engine) Serve(ctx context.Context) error {
 			wg.Add(1)
 			go func(r string) {
 				defer wg.Done()
-				reg, rem, err := e.Reconcile(ctx, r)
+				reg, rem, err := e.reconcile(ctx, r)
 				e.log.Info("reconciled", "root", r, "registered", reg, "removed", rem, "err", err)
 			}(r)
 		}

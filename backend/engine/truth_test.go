@@ -272,7 +272,7 @@ func TestSpecDerivedCycleRollsBackWholeSubmission(t *testing.T) {
 	}
 	ingest(t, e, "", contract("C-2", "C-1"))
 	before, _ := e.Status(ctx)
-	_, err := e.Ingest(ctx, "", mustJSON(t, contract("C-1", "C-2")))
+	_, err := e.Ingest(ctx, local, "", mustJSON(t, contract("C-1", "C-2")))
 	wantCode(t, err, errs.CycleDetected)
 	after, _ := e.Status(ctx)
 	if !reflect.DeepEqual(before.Counts, after.Counts) {
@@ -337,7 +337,7 @@ func TestDatabaseFailuresAreEnvelopes(t *testing.T) {
 	ctx := context.Background()
 	res := ingest(t, e, "", map[string]any{"text": "before the disk went away"})
 	e.Close()
-	_, err := e.Ingest(ctx, "", mustJSON(t, map[string]any{"text": "after"}))
+	_, err := e.Ingest(ctx, local, "", mustJSON(t, map[string]any{"text": "after"}))
 	wantCode(t, err, errs.DBInsertFailed)
 	_, err = e.GetEntity(ctx, res.EntityIDs[0], "")
 	wantCode(t, err, errs.DBQueryFailed)

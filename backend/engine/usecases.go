@@ -37,14 +37,14 @@ type FileOutcome struct {
 // IngestFiles registers paths and, with wait, processes their phases here until each is done,
 // failed or skipped (progress sees the documents as they move). A file counts as failed when
 // it could not be registered or when its analysis failed.
-func (e *Engine) IngestFiles(ctx context.Context, paths []string, wait bool, progress func([]Document)) (*FilesResult, error) {
+func (e *Engine) IngestFiles(ctx context.Context, who Caller, paths []string, wait bool, progress func([]Document)) (*FilesResult, error) {
 	var results []PathResult
 	var waited []Document
 	var err error
 	if wait {
-		results, waited, err = e.IngestPathsAndWait(ctx, paths, progress)
+		results, waited, err = e.IngestPathsAndWait(ctx, who, paths, progress)
 	} else {
-		results, err = e.IngestPaths(ctx, paths)
+		results, err = e.IngestPaths(ctx, who, paths)
 	}
 	if err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "stopped before all files were ingested")
@@ -95,7 +95,7 @@ const MaxUpload = 100 << 20
 // uploads of one name with different contents do not overwrite each other. The file is
 // written atomically: a failed or interrupted upload leaves no partial file to be ingested
 // by a later reconcile.
-func (e *Engine) StoreUpload(ctx context.Context, name string, data []byte) ([]PathResult, error) {
+func (e *Engine) StoreUpload(ctx context.Context, who Caller, name string, data []byte) ([]PathResult, error) {
 	if len(data) > MaxUpload {
 		return nil, errs.New(errs.FileTooLarge, "%s is larger than %d MB", name, MaxUpload>>20).WithHint("watch its folder instead, or use `strata ingest PATH`")
 	}
@@ -112,7 +112,7 @@ func (e *Engine) StoreUpload(ctx context.Context, name string, data []byte) ([]P
 	if err := atomicfile.Write(path, bytes.NewReader(data), 0o600); err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "cannot store the upload")
 	}
-	return e.IngestPaths(ctx, []string{path})
+	return e.IngestPaths(ctx, who, []string{path})
 }
 
 // DocumentView is a document with its chunks, jobs and the observations made from it: the

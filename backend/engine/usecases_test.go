@@ -24,7 +24,7 @@ func TestIngestFilesMergesAndCountsFailures(t *testing.T) {
 	broken := write(t, filepath.Join(dir, "broken.pdf"), "%PDF-1.4\n1 0 obj\n<< /Type /Catalog")
 	missing := filepath.Join(dir, "missing.md")
 
-	res, err := e.IngestFiles(ctx, []string{good, broken, missing}, true, nil)
+	res, err := e.IngestFiles(ctx, local, []string{good, broken, missing}, true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestIngestFilesMergesAndCountsFailures(t *testing.T) {
 
 	// Without waiting, only what registration knows: the broken PDF has not failed yet.
 	again := write(t, filepath.Join(dir, "later.md"), "# Later\n\nAnother note.")
-	res, err = e.IngestFiles(ctx, []string{again, missing}, false, nil)
+	res, err = e.IngestFiles(ctx, local, []string{again, missing}, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestIngestFilesMergesAndCountsFailures(t *testing.T) {
 func TestStoreUpload(t *testing.T) {
 	e := open(t, hermetic)
 	ctx := context.Background()
-	res, err := e.StoreUpload(ctx, `..\notes/../../report.md`, []byte("# Report\n\nThe heron count rose in May."))
+	res, err := e.StoreUpload(ctx, local, `..\notes/../../report.md`, []byte("# Report\n\nThe heron count rose in May."))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,12 +79,12 @@ func TestStoreUpload(t *testing.T) {
 	if len(ents) != 1 {
 		t.Fatalf("uploads/ holds %d entries, want 1 (no temporary file left)", len(ents))
 	}
-	_, err = e.StoreUpload(ctx, "big.bin", make([]byte, engine.MaxUpload+1))
+	_, err = e.StoreUpload(ctx, local, "big.bin", make([]byte, engine.MaxUpload+1))
 	wantCode(t, err, errs.FileTooLarge)
 
 	blocked := open(t, hermetic)
 	write(t, filepath.Join(blocked.DataDir(), "uploads"), "a file where the folder should be")
-	_, err = blocked.StoreUpload(ctx, "a.md", []byte("# A"))
+	_, err = blocked.StoreUpload(ctx, local, "a.md", []byte("# A"))
 	wantCode(t, err, errs.Internal)
 }
 

@@ -238,10 +238,10 @@ func TestContentInputKindMatchesTheAdapter(t *testing.T) {
 			data[f] = "x"
 		}
 	}
-	if _, err := e.Ingest(context.Background(), "", mustJSON(t, data)); err != nil {
+	if _, err := e.Ingest(context.Background(), local, "", mustJSON(t, data)); err != nil {
 		t.Fatalf("an advertised content field was refused: %v", err)
 	}
 	data["not_advertised"] = "x"
-	_, err := e.Ingest(context.Background(), "content", mustJSON(t, data))
+	_, err := e.Ingest(context.Background(), local, "content", mustJSON(t, data))
 	wantCode(t, err, errs.Validation)
 }

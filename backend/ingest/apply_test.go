@@ -43,7 +43,7 @@ func TestApplyClientRequestID(t *testing.T) {
 	if again.PayloadSubmissionID != a.PayloadSubmissionID || again.Created != a.Created {
 		t.Fatalf("a retry got another answer: %+v vs %+v", again, a)
 	}
-	_, err := in.Ingest(ctx, "", []byte(`{"text":"other note","client_request_id":"r1"}`))
+	_, err := in.Ingest(ctx, "", []byte(`{"text":"other note","client_request_id":"r1"}`), nil)
 	wantCode(t, err, errs.Validation)
 	c, err := store.CountAll(ctx, in.DB.ReadDB())
 	if err != nil {

@@ -51,7 +51,7 @@ func newIngester(t testing.TB) *Ingester {
 
 func ingestJSON(t testing.TB, in *Ingester, kind, data string) *Result {
 	t.Helper()
-	res, err := in.Ingest(context.Background(), kind, json.RawMessage(data))
+	res, err := in.Ingest(context.Background(), kind, json.RawMessage(data), nil)
 	if err != nil {
 		t.Fatalf("ingest %s: %v", data, err)
 	}

@@ -56,18 +56,11 @@ type EntityRef struct {
 	Name       string `json:"name"`
 }
 
-// PathCheck vets a file path from a remote caller and returns the path to read (cleaned, with
-// symlinks resolved), or an error envelope.
+// PathCheck vets a file path on behalf of whoever asked for it and returns the path to read
+// (for a remote caller: cleaned, with symlinks resolved), or an error envelope. The engine
+// builds one per call from the caller it is given; Ingest refuses a file_path without one, so
+// no route reads a file that nobody vetted.
 type PathCheck func(ctx context.Context, path string) (string, error)
-
-type pathCheckKey struct{}
-
-// WithPathCheck marks ctx as a remote caller's: a file_path ingested under it is vetted by check
-// before anything is read. It travels in the context because the same Ingester serves local
-// callers (CLI, desktop), whose paths are theirs to choose, and remote ones (MCP).
-func WithPathCheck(ctx context.Context, check PathCheck) context.Context {
-	return context.WithValue(ctx, pathCheckKey{}, check)
-}
 
 // Ingester writes plans into the store.
 type Ingester struct {
@@ -83,8 +76,9 @@ type Ingester struct {
 	Reembedder ChunkEmbedder
 }
 
-// Ingest classifies data, builds its plan and applies it.
-func (in *Ingester) Ingest(ctx context.Context, kind string, data json.RawMessage) (*Result, error) {
+// Ingest classifies data, builds its plan and applies it. A file_path is read only after check
+// allows it; check is a parameter rather than a context value so that no caller can forget it.
+func (in *Ingester) Ingest(ctx context.Context, kind string, data json.RawMessage, check PathCheck) (*Result, error) {
 	obj, err := decodeObject(data)
 	if err != nil {
 		return nil, err
@@ -108,13 +102,14 @@ func (in *Ingester) Ingest(ctx context.Context, kind string, data json.RawMessag
 		if strings.TrimSpace(fi.FilePath) == "" {
 			return nil, errs.New(errs.Validation, "file_path is empty").With("field", "file_path")
 		}
-		if check, ok := ctx.Value(pathCheckKey{}).(PathCheck); ok {
-			real, err := check(ctx, fi.FilePath)
-			if err != nil {
-				return nil, err
-			}
-			fi.FilePath = real
+		if check == nil {
+			return nil, errs.New(errs.Internal, "no path rule was given for %s", fi.FilePath).With("path", fi.FilePath)
 		}
+		real, err := check(ctx, fi.FilePath)
+		if err != nil {
+			return nil, err
+		}
+		fi.FilePath = real
 		return in.RegisterFile(ctx, fi.FilePath, map[string]any{"source": fi.Source, "agent_id": fi.AgentID})
 	}
 	if err != nil {

@@ -46,7 +46,7 @@ func TestIngestWritesAVectorPerChunk(t *testing.T) {
 func TestIngestEmbedFailureWritesNothing(t *testing.T) {
 	in := newIngester(t)
 	in.Embedder = failingSpace{}
-	_, err := in.Ingest(context.Background(), "", []byte(`{"text":"a note"}`))
+	_, err := in.Ingest(context.Background(), "", []byte(`{"text":"a note"}`), nil)
 	wantCode(t, err, errs.Internal)
 	c, err := store.CountAll(context.Background(), in.DB.ReadDB())
 	if err != nil {

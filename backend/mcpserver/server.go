@@ -218,7 +218,19 @@ func (h *handlers) ingest(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 	if len(a.Data) == 0 || string(a.Data) == "null" {
 		return failure(errs.New(errs.Validation, "data is required").With("field", "data").WithHint("pass one JSON object, e.g. {\"text\": \"...\"}")), nil
 	}
-	return answer(h.e.IngestRemote(ctx, a.InputKind, a.Data))
+	return answer(h.e.Ingest(ctx, caller(ctx), a.InputKind, a.Data))
+}
+
+// caller is who an MCP request comes from: always a remote client, whatever the transport
+// (stdio or HTTP), named by what it said in initialize so the logs can tell Claude from Cursor.
+func caller(ctx context.Context) engine.Caller {
+	name := "mcp"
+	if s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
+		if n := s.GetClientInfo().Name; n != "" {
+			name = "mcp:" + n
+		}
+	}
+	return engine.RemoteClient(name)
 }
 
 func (h *handlers) search(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestOnlyTheEngineReadsFilesForCallers: backend/ingest can read any path (Ingester.RegisterFile
+// takes no caller), so only the engine may import it; everything else reaches files through an
+// engine call that names its Caller, and a new transport cannot skip the remote rule.
+func TestOnlyTheEngineReadsFilesForCallers(t *testing.T) {
+	const mod = "github.com/strata-app/strata/"
+	for _, tags := range []string{"", "desktop", "bindings"} {
+		out, err := exec.Command("go", "list", "-tags", tags, "-f", "{{.ImportPath}}|{{join .Imports \",\"}}", "./...").CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -tags %q: %v\n%s", tags, err, out)
+		}
+		n := 0
+		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			pkg, imports, _ := strings.Cut(line, "|")
+			n++
+			if pkg == mod+"backend/engine" || strings.HasPrefix(pkg, mod+"backend/ingest") {
+				continue
+			}
+			for _, imp := range strings.Split(imports, ",") {
+				if imp == mod+"backend/ingest" {
+					t.Errorf("%s (tags %q) imports backend/ingest: read files through the engine, naming the caller", pkg, tags)
+				}
+			}
+		}
+		if n < 10 {
+			t.Fatalf("go list -tags %q found only %d packages", tags, n)
+		}
+	}
+}
