@@ -7,7 +7,7 @@ BIN     := bin/strata
 DATA    ?=
 DATAFLAG = $(if $(DATA),--data $(DATA),)
 
-.PHONY: run build app frontend test vet fmt-check fuzz bench clean check-go deps-test deps-app
+.PHONY: run build app bindings frontend test vet fmt-check fuzz bench clean check-go deps-test deps-app
 
 # Debian/Ubuntu packages are installed with apt-get (through sudo unless already root).
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -25,6 +25,11 @@ build: check-go
 deps-app:
 	@pkg-config --exists gtk+-3.0 webkit2gtk-4.1 2>/dev/null && command -v gcc >/dev/null && command -v node >/dev/null && command -v npm >/dev/null \
 		|| $(APT) libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config gcc libc6-dev nodejs npm
+
+## bindings: regenerate the UI's TypeScript models and App bindings (frontend/wailsjs) from the
+## Go types; needs only Go. TestBindingsAreFresh fails when they are stale.
+bindings: check-go
+	$(GO) test -count=1 -run '^TestBindingsAreFresh$$' . -args -update-bindings
 
 ## frontend: the UI (Svelte + Vite) → frontend/dist, which every binary embeds
 frontend: deps-app

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/strata-app/strata/internal/testenv"
 )
 
 // TestDesktopWindowUnderXvfb launches the real desktop binary on a virtual display, checks
@@ -43,8 +45,8 @@ func TestDesktopWindowUnderXvfb(t *testing.T) {
 	data := filepath.Join(tmp, "data")
 	doc := filepath.Join(tmp, "herons.md")
 	os.WriteFile(doc, []byte("# Heron survey\n\nThe grey heron colony by the river rose to 42 nests.\n"), 0o644)
-	env := append(os.Environ(), "HOME="+filepath.Join(tmp, "home"), "XDG_DATA_HOME=", "XDG_CACHE_HOME=", "STRATA_HOME=",
-		"OLLAMA_HOST=127.0.0.1:9", "WEBKIT_DISABLE_COMPOSITING_MODE=1", "WEBKIT_DISABLE_DMABUF_RENDERER=1", "STRATA_LOG=debug")
+	env := testenv.Environ("HOME="+filepath.Join(tmp, "home"), "XDG_DATA_HOME=", "XDG_CACHE_HOME=", "STRATA_HOME=",
+		"WEBKIT_DISABLE_COMPOSITING_MODE=1", "WEBKIT_DISABLE_DMABUF_RENDERER=1", "STRATA_LOG=debug")
 	ing := exec.Command(bin, "--data", data, "ingest", "--wait", doc)
 	ing.Env = env
 	if out, err := ing.CombinedOutput(); err != nil {

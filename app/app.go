@@ -64,6 +64,9 @@ type Options struct {
 	// Client describes this Strata for an AI client's MCP configuration (host.ClientServer,
 	// shared with `strata mcp config`); nil: the "Add to …" buttons answer an error.
 	Client func(useHTTP bool) (mcpconfig.Server, error)
+	// Getenv is the process environment (os.Getenv, passed in by the entry point), read only
+	// to find AI clients' config files; nil is an empty environment.
+	Getenv func(string) string
 }
 
 // user is who the UI acts for: the person at this machine, in the window or in the browser page
@@ -308,7 +311,11 @@ func (a *App) InstallClient(client string) (*InstallResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	path, err := mcpconfig.ConfigPath(client)
+	getenv := a.opts.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	path, err := mcpconfig.ConfigPath(client, getenv)
 	if err != nil {
 		return nil, errs.Wrap(errs.Validation, err, "unknown MCP client %q", client).With("field", "client")
 	}

@@ -14,11 +14,12 @@ import (
 	"github.com/strata-app/strata/app"
 	"github.com/strata-app/strata/backend/engine"
 	"github.com/strata-app/strata/backend/mcpconfig"
+	"github.com/strata-app/strata/internal/testenv"
 )
 
 func newApp(t *testing.T) (*app.Host, *engine.Engine) {
 	t.Helper()
-	e, err := engine.Open(context.Background(), engine.Config{DataDir: t.TempDir(), Embedder: "static"})
+	e, err := engine.Open(context.Background(), testenv.EngineConfig(t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +132,7 @@ func (f *fakePlatform) Emit(_ context.Context, ev string, _ any) {
 }
 
 func TestDesktopEventsAndPlatform(t *testing.T) {
-	e, err := engine.Open(context.Background(), engine.Config{DataDir: t.TempDir(), Embedder: "static"})
+	e, err := engine.Open(context.Background(), testenv.EngineConfig(t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,6 +31,9 @@ var cliUser = engine.LocalUser("cli")
 type IO struct {
 	In       io.Reader
 	Out, Err io.Writer
+	// Getenv is the environment (os.Getenv in Stdio); nil is an empty one, so a test sees only
+	// the variables it passes (see ConfigFromEnv).
+	Getenv func(string) string
 }
 
 // GUIFunc opens the desktop window with the runtime options the command line chose (data
@@ -59,6 +62,9 @@ type globals struct {
 // ui is the built frontend (the folder holding index.html) that `strata serve` offers to
 // browsers; nil serves no UI.
 func Main(ctx context.Context, args []string, stdio IO, gui GUIFunc, ui fs.FS) int {
+	if stdio.Getenv == nil {
+		stdio.Getenv = func(string) string { return "" }
+	}
 	g := &globals{io: stdio, ui: ui}
 	root := newRoot(g, gui)
 	root.SetArgs(args)
@@ -134,32 +140,46 @@ func (g *globals) dataDir() (string, error) {
 	if g.data != "" {
 		return g.data, nil
 	}
-	d, err := engine.DefaultDataDir()
-	if err != nil {
-		return "", errs.Wrap(errs.Internal, err, "cannot choose a data folder").WithHint("pass --data DIR or set STRATA_HOME")
+	if d := ConfigFromEnv(g.io.Getenv).DataDir; d != "" {
+		return d, nil
 	}
-	return d, nil
+	return "", errs.New(errs.Internal, "cannot choose a data folder: neither STRATA_HOME nor HOME is set").WithHint("pass --data DIR or set STRATA_HOME")
+}
+
+// config is the engine configuration of this run: the environment's, then the flags'. The
+// caller adds its logger.
+func (g *globals) config() (engine.Config, error) {
+	cfg := ConfigFromEnv(g.io.Getenv)
+	dir, err := g.dataDir()
+	if err != nil {
+		return cfg, err
+	}
+	if g.maxMB <= 0 {
+		return cfg, usageError{fmt.Errorf("--max-file-mb must be positive")}
+	}
+	cfg.DataDir, cfg.MaxFileBytes = dir, int64(g.maxMB)<<20
+	return cfg, nil
 }
 
 // logger writes warnings (everything with -v or STRATA_LOG=debug) to stderr.
 func (g *globals) logger() *slog.Logger {
 	level := slog.LevelWarn
-	if g.verbose || readEnv().debugLog {
+	if g.verbose || g.env().debugLog {
 		level = slog.LevelDebug
 	}
 	return slog.New(slog.NewTextHandler(g.io.Err, &slog.HandlerOptions{Level: level}))
 }
 
-// env is what the environment may change besides the data folder ($STRATA_HOME, read by
-// engine.DefaultDataDir). Read in this one place so every entry point honours the same
-// settings: the desktop used to ignore the rate-limit switch.
+// env is what the environment may change besides the engine's configuration (ConfigFromEnv).
+// Read in this one place so every entry point honours the same settings: the desktop used to
+// ignore the rate-limit switch.
 type env struct {
 	noRateLimits bool // STRATA_MCP_RATE_LIMITS=off: benchmarks and load tests
 	debugLog     bool // STRATA_LOG=debug: what the Xvfb test reads; handy when reporting a bug
 }
 
-func readEnv() env {
-	return env{noRateLimits: os.Getenv("STRATA_MCP_RATE_LIMITS") == "off", debugLog: os.Getenv("STRATA_LOG") == "debug"}
+func (g *globals) env() env {
+	return env{noRateLimits: rateLimitsOff(g.io.Getenv), debugLog: strings.TrimSpace(g.io.Getenv(envLog)) == "debug"}
 }
 
 // runtimeOptions are the options `strata serve`, `strata mcp` and the window share; each
@@ -169,7 +189,7 @@ func (g *globals) runtimeOptions(log *slog.Logger) (host.Options, error) {
 	if err != nil {
 		return host.Options{}, err
 	}
-	return host.Options{Config: cfg, NoRateLimits: readEnv().noRateLimits}, nil
+	return host.Options{Config: cfg, NoRateLimits: g.env().noRateLimits, Getenv: g.io.Getenv}, nil
 }
 
 // open opens the engine for one command; the caller closes it.
@@ -181,17 +201,13 @@ func (g *globals) open(ctx context.Context) (*engine.Engine, error) {
 	return engine.Open(ctx, cfg)
 }
 
-// engineConfig is the engine's configuration from the flags (and the environment), the same
-// for one-shot commands and for the runtime of serve, mcp and the window.
+// engineConfig is the engine's configuration from the environment and the flags (config) with
+// the caller's logger: the same for one-shot commands and for the runtime of serve, mcp and
+// the window.
 func (g *globals) engineConfig(log *slog.Logger) (engine.Config, error) {
-	dir, err := g.dataDir()
-	if err != nil {
-		return engine.Config{}, err
-	}
-	if g.maxMB <= 0 {
-		return engine.Config{}, usageError{fmt.Errorf("--max-file-mb must be positive")}
-	}
-	return engine.Config{DataDir: dir, Logger: log, MaxFileBytes: int64(g.maxMB) << 20}, nil
+	cfg, err := g.config()
+	cfg.Logger = log
+	return cfg, err
 }
 
 // run opens the engine, calls fn, closes the engine and prints fn's value with human.
@@ -390,4 +406,4 @@ func versionCmd(g *globals) *cobra.Command {
 }
 
 // Stdio is the process's real standard streams.
-func Stdio() IO { return IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr} }
+func Stdio() IO { return IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Getenv: os.Getenv} }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/strata-app/strata/cli"
+	"github.com/strata-app/strata/internal/testenv"
 )
 
 type run struct {
@@ -18,7 +19,7 @@ type run struct {
 func strata(t *testing.T, dir, stdin string, args ...string) run {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := cli.Main(context.Background(), append([]string{"--data", dir}, args...), cli.IO{In: strings.NewReader(stdin), Out: &out, Err: &errb}, nil, nil)
+	code := cli.Main(context.Background(), append([]string{"--data", dir}, args...), cli.IO{In: strings.NewReader(stdin), Out: &out, Err: &errb, Getenv: testenv.Getenv()}, nil, nil)
 	return run{code, out.String(), errb.String()}
 }
 

@@ -56,10 +56,11 @@ func (g *globals) mcpLogger(dir string) (*slog.Logger, func(), error) {
 // the client closes stdin or the process is interrupted. Its logs go to stderr and
 // logs/mcp.log, never to out.
 func (g *globals) serveStdio(ctx context.Context, in io.Reader, out io.Writer) error {
-	dir, err := g.dataDir()
+	cfg, err := g.config()
 	if err != nil {
 		return err
 	}
+	dir := cfg.DataDir
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return errs.Wrap(errs.Internal, err, "cannot create the data folder %s", dir)
 	}
@@ -108,7 +109,7 @@ first, written atomically, and every other server in it is kept.`,
 				fmt.Fprint(g.io.Out, out)
 				return nil
 			}
-			path, err := mcpconfig.ConfigPath(client)
+			path, err := mcpconfig.ConfigPath(client, g.io.Getenv)
 			if err != nil {
 				return usageError{err}
 			}

@@ -17,6 +17,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/strata-app/strata/internal/testenv"
 )
 
 var (
@@ -46,9 +48,7 @@ func strataBinary(t testing.TB) string {
 	return binPath
 }
 
-func testEnv(extra ...string) []string {
-	return append(os.Environ(), append([]string{"STRATA_EMBEDDER=static", "OLLAMA_HOST=127.0.0.1:9"}, extra...)...)
-}
+func testEnv(extra ...string) []string { return testenv.Environ(extra...) }
 
 func initReq() mcp.InitializeRequest {
 	req := mcp.InitializeRequest{}

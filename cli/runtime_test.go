@@ -37,17 +37,17 @@ func TestMCPConfigUsesTheSharedClientEntry(t *testing.T) {
 // The window gets the options the command line chose, like `strata serve` and `strata mcp`:
 // the desktop used to drop --max-file-mb and STRATA_MCP_RATE_LIMITS.
 func TestGUIGetsTheCommandLinesOptions(t *testing.T) {
-	t.Setenv("STRATA_MCP_RATE_LIMITS", "off")
 	dir := t.TempDir()
+	env := func(k string) string { return map[string]string{"STRATA_MCP_RATE_LIMITS": "off"}[k] }
 	ui := fstest.MapFS{"index.html": {Data: []byte("x")}}
 	var got host.Options
 	gui := func(_ context.Context, o host.Options) error { got = o; return nil }
 	var out, errb bytes.Buffer
-	code := cli.Main(context.Background(), []string{"--data", dir, "--max-file-mb", "7"}, cli.IO{In: strings.NewReader(""), Out: &out, Err: &errb}, gui, ui)
+	code := cli.Main(context.Background(), []string{"--data", dir, "--max-file-mb", "7"}, cli.IO{In: strings.NewReader(""), Out: &out, Err: &errb, Getenv: env}, gui, ui)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	if got.Config.DataDir != dir || got.Config.MaxFileBytes != 7<<20 || !got.NoRateLimits || got.UI == nil || got.Config.Logger == nil {
+	if got.Config.DataDir != dir || got.Config.MaxFileBytes != 7<<20 || !got.NoRateLimits || got.UI == nil || got.Config.Logger == nil || got.Getenv == nil {
 		t.Fatalf("options: %+v", got)
 	}
 }

@@ -47,6 +47,9 @@ type Options struct {
 	UI fs.FS
 	// Platform is what only the desktop can do; nil in browser and headless modes.
 	Platform app.Platform
+	// Getenv is the process environment (os.Getenv from the entry point); the App reads it
+	// only to find AI clients' config files. nil is an empty environment.
+	Getenv func(string) string
 }
 
 // Runtime is what a running entry point may use while its Main runs.
@@ -138,7 +141,7 @@ func Run(ctx context.Context, opts Options, main Main) (err error) {
 	rt := &Runtime{Engine: eng, Log: log,
 		MCP: mcpserver.New(eng, mcpserver.Options{Logger: log, NoLimits: opts.NoRateLimits})}
 	if logs != nil {
-		rt.App = app.New(eng, app.Options{Platform: opts.Platform, Logs: logs, Logger: log,
+		rt.App = app.New(eng, app.Options{Platform: opts.Platform, Logs: logs, Logger: log, Getenv: opts.Getenv,
 			Client: func(useHTTP bool) (mcpconfig.Server, error) { return ClientServer(eng.DataDir(), useHTTP) }})
 		defer rt.App.Shutdown(ctx) // stops the App's status events (Wails calls it too; twice is fine)
 	}

@@ -506,7 +506,7 @@ func TestOllamaContextCancelReturnsPromptly(t *testing.T) {
 	start := time.Now()
 	errs := make(chan error, 2)
 	go func() { _, err := o.Embed(ctx1, texts(1), Document); errs <- err }()
-	time.Sleep(20 * time.Millisecond)
+	waitUntil(t, "the first call to reach the server", func() bool { return f.inFlight.Load() == 1 })
 	go func() { _, err := o.Embed(ctx2, texts(1), Query); errs <- err }()
 	for range 2 {
 		if err := <-errs; !errors.Is(err, context.DeadlineExceeded) {
@@ -550,7 +550,7 @@ func TestOllamaCloseStopsWorker(t *testing.T) {
 	defer close(block)
 	errc := make(chan error, 1)
 	go func() { _, err := o.Embed(context.Background(), texts(1), Document); errc <- err }()
-	time.Sleep(30 * time.Millisecond)
+	waitUntil(t, "the call to reach the server", func() bool { return f.inFlight.Load() == 1 })
 	if err := o.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -574,5 +574,18 @@ func TestOllamaCloseStopsWorker(t *testing.T) {
 			t.Fatalf("goroutines: %d, baseline %d\n%s", runtime.NumGoroutine(), base, buf[:runtime.Stack(buf, true)])
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// waitUntil polls cond until it holds (or fails the test after 10 s): the condition a test
+// waits for, where a sleep would only guess how long it takes.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }

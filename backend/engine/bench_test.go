@@ -11,7 +11,7 @@ import (
 )
 
 func benchEngine(b *testing.B) *engine.Engine {
-	e, err := engine.Open(context.Background(), engine.Config{DataDir: b.TempDir()})
+	e, err := engine.Open(context.Background(), config(b.TempDir()))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -216,7 +216,7 @@ const childCount = 60
 
 func childIngest(dir, name string) {
 	ctx := context.Background()
-	e, err := engine.Open(ctx, engine.Config{DataDir: dir})
+	e, err := engine.Open(ctx, config(dir))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "child open:", err)
 		os.Exit(3)

@@ -25,6 +25,8 @@ type fakeEmbedder struct {
 	up        atomic.Bool
 	dims      atomic.Int32
 	calls     atomic.Int32 // /api/embed requests answered
+	failed    atomic.Int32 // /api/embed requests refused because of failWord
+	probes    atomic.Int32 // /api/tags requests answered
 	downAfter atomic.Int32 // >0: go down after this many answered /api/embed requests
 	failWord  atomic.Value // string: /api/embed answers 500 for a batch containing it
 }
@@ -50,6 +52,7 @@ func (f *fakeEmbedder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch r.URL.Path {
 	case "/api/tags":
 		io.WriteString(w, `{"models":[{"name":"nomic-embed-text:latest","model":"nomic-embed-text:latest","size":1}]}`)
+		f.probes.Add(1)
 	case "/api/embed":
 		var req struct {
 			Model string   `json:"model"`
@@ -58,6 +61,7 @@ func (f *fakeEmbedder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		json.NewDecoder(r.Body).Decode(&req)
 		if w, _ := f.failWord.Load().(string); w != "" && strings.Contains(strings.Join(req.Input, " "), w) {
 			http.Error(rw, "model crashed", http.StatusInternalServerError)
+			f.failed.Add(1)
 			return
 		}
 		dims := int(f.dims.Load())
@@ -159,7 +163,7 @@ func TestSemanticSpaceBuildSwitchAndFallback(t *testing.T) {
 	fake := newFakeEmbedder()
 	srv := httptest.NewServer(fake)
 	defer srv.Close()
-	e := open(t, func(c *engine.Config) { c.OllamaHost = srv.URL; c.ProbeInterval = 50 * time.Millisecond })
+	e := open(t, withOllama(srv.URL), func(c *engine.Config) { c.ProbeInterval = 50 * time.Millisecond })
 	ctx := context.Background()
 	dir := t.TempDir()
 	var ids []string
@@ -195,7 +199,9 @@ func TestSemanticSpaceBuildSwitchAndFallback(t *testing.T) {
 	go func() { served <- e.Serve(sctx) }()
 	defer func() { stop(); <-served }()
 	eventually(t, "a partial semantic space", func() bool { st := embStatus(t, e); return st.Reembed.Done > 0 && st.Status == "building" })
-	time.Sleep(200 * time.Millisecond)
+	// Not a pause but the event that could have completed the space: the failing document's
+	// batch was tried (and refused); the space must still be incomplete after it.
+	eventually(t, "the failing batch to be tried", func() bool { return fake.failed.Load() > 0 })
 	st = embStatus(t, e)
 	if st.ActualProvider != "static" || !st.IsFallbackActive || st.Reembed.Done >= total || st.FallbackReason != "the semantic space is being built" {
 		t.Fatalf("after a partial build: %+v", st)
@@ -254,8 +260,9 @@ func TestSemanticSpaceBuildSwitchAndFallback(t *testing.T) {
 	// 7. It returns with the model replaced by one of another size: queries are never run
 	// against the 768-d space with its vectors, and no space ever holds two sizes.
 	fake.dims.Store(512)
+	probes := fake.probes.Load()
 	fake.up.Store(true)
-	time.Sleep(300 * time.Millisecond)
+	eventually(t, "a probe to find Ollama back", func() bool { return fake.probes.Load() > probes })
 	res, err = e.Search(ctx, engine.SearchRequest{Query: "sourdough starter"})
 	if err != nil || len(res.Results) == 0 || res.Embedder.ActualProvider == "ollama" && res.Embedder.Dimensions != 768 {
 		t.Fatalf("search after the size changed: %v %+v", err, res)
@@ -294,7 +301,7 @@ func TestStaticOnlyEmbedderNeverCallsOllama(t *testing.T) {
 	if hits.Load() != 0 {
 		t.Fatalf("Ollama was contacted %d times", hits.Load())
 	}
-	if _, err := engine.Open(context.Background(), engine.Config{DataDir: t.TempDir(), Embedder: "openai"}); err == nil {
+	if _, err := engine.Open(context.Background(), config(t.TempDir(), func(c *engine.Config) { c.Embedder = "openai" })); err == nil {
 		t.Fatal("an unknown embedder must be refused")
 	}
 }

@@ -30,7 +30,7 @@ var Version = "0.1.0-dev"
 
 // Config opens an engine.
 type Config struct {
-	DataDir string       // the data folder; created if missing
+	DataDir string       // the data folder (required; the CLI picks the default); created if missing
 	Logger  *slog.Logger // nil discards
 	// Specs replaces the built-in specs (tests); nil uses the embedded specs plus DataDir/specs.
 	Specs []spec.Source
@@ -45,13 +45,17 @@ type Config struct {
 	// ReadTimeout bounds one file's reader (0 = 2 minutes).
 	ReadTimeout time.Duration
 	// OllamaHost and ChatModel choose the local chat model of the semantic phase (empty:
-	// $OLLAMA_HOST or 127.0.0.1:11434, and $STRATA_CHAT_MODEL or llama3.2).
+	// 127.0.0.1:11434 and llama3.2).
+	//
+	// The engine never reads the environment: the CLI and the desktop main fill these from
+	// OLLAMA_HOST, STRATA_EMBEDDER … (cli.ConfigFromEnv), so a test's engine is the same on
+	// every machine whatever the developer has exported.
 	OllamaHost string
 	ChatModel  string
 	// Embedder is "ollama" (the default: semantic vectors when Ollama is there, static until
-	// then) or "static" (never contact Ollama for vectors); empty: $STRATA_EMBEDDER, else
-	// "ollama". EmbedModel is the Ollama embedding model (empty: $STRATA_EMBED_MODEL, else
-	// nomic-embed-text). ProbeInterval is how often Ollama is probed again (0 = 15 s).
+	// then) or "static" (never contact Ollama for vectors). EmbedModel is the Ollama embedding
+	// model (empty: nomic-embed-text). ProbeInterval is how often Ollama is probed again
+	// (0 = 15 s).
 	Embedder      string
 	EmbedModel    string
 	ProbeInterval time.Duration
@@ -74,29 +78,11 @@ type Engine struct {
 	emb *embedManager
 }
 
-// DefaultDataDir is $STRATA_HOME, else the OS user data folder (~/.local/share/strata on Linux).
-func DefaultDataDir() (string, error) {
-	if d := os.Getenv("STRATA_HOME"); d != "" {
-		return d, nil
-	}
-	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
-		return filepath.Join(d, "strata"), nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("find the home folder: %w", err)
-	}
-	return filepath.Join(home, ".local", "share", "strata"), nil
-}
-
 // Open opens (creating if needed) the data folder.
 func Open(ctx context.Context, cfg Config) (*Engine, error) {
 	if cfg.DataDir == "" {
-		d, err := DefaultDataDir()
-		if err != nil {
-			return nil, errs.Wrap(errs.Internal, err, "cannot choose a data folder").WithHint("pass --data DIR or set STRATA_HOME")
-		}
-		cfg.DataDir = d
+		// The default folder depends on the environment, which only the edge reads.
+		return nil, errs.New(errs.Validation, "no data folder given").WithHint("pass --data DIR or set STRATA_HOME")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))

@@ -37,7 +37,7 @@ func BenchmarkFilesMarkdown(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	e, err := engine.Open(context.Background(), engine.Config{DataDir: b.TempDir()})
+	e, err := engine.Open(context.Background(), config(b.TempDir()))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func BenchmarkFilesMarkdown(b *testing.B) {
 // folder until it is analysed (searchable), with `Serve` running.
 func BenchmarkWatchedFileLatency(b *testing.B) {
 	dir := b.TempDir()
-	e, err := engine.Open(context.Background(), engine.Config{DataDir: b.TempDir()})
+	e, err := engine.Open(context.Background(), config(b.TempDir()))
 	if err != nil {
 		b.Fatal(err)
 	}

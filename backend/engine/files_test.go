@@ -111,8 +111,6 @@ func TestFileChangeDeleteMoveCopy(t *testing.T) {
 	p := write(t, filepath.Join(dir, "a.md"), "# First title\n\nalpha beta\n")
 	r1 := ingestFile(t, e, p)
 	settle(t, e, r1.DocumentID)
-	before := time.Now().UTC()
-	time.Sleep(10 * time.Millisecond)
 
 	// change: new payload, old chunks replaced, history kept
 	write(t, p, "# Second title\n\ngamma delta\n")
@@ -125,8 +123,7 @@ func TestFileChangeDeleteMoveCopy(t *testing.T) {
 	if len(detail.Chunks) != 1 || !strings.Contains(detail.Chunks[0].Text, "gamma") {
 		t.Fatalf("old chunks still indexed: %+v", detail.Chunks)
 	}
-	// Engine's clock is a fixed test clock; use the real observation times instead.
-	_ = before
+	// The engine's clock is the test clock, one second a call: observations are ordered.
 	obs, _ := e.ListObservations(ctx, r1.EntityIDs[0], 0, 0)
 	var firstAnalyze string
 	for _, o := range obs.Observations {
@@ -289,7 +286,7 @@ func TestFolderIngestFollowsIgnoreRules(t *testing.T) {
 func TestServeWatchesFolders(t *testing.T) {
 	data, dir := t.TempDir(), t.TempDir()
 	write(t, filepath.Join(dir, "before.md"), "# written before serve\n")
-	e, err := engine.Open(context.Background(), engine.Config{DataDir: data})
+	e, err := engine.Open(context.Background(), config(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,7 +338,7 @@ func TestServeWatchesFolders(t *testing.T) {
 func TestCrashRecovery(t *testing.T) {
 	if os.Getenv("STRATA_CRASH_CHILD") != "" {
 		data, src := os.Getenv("STRATA_CRASH_DATA"), os.Getenv("STRATA_CRASH_SRC")
-		e, err := engine.Open(context.Background(), engine.Config{DataDir: data, JobLease: time.Second, Workers: 2})
+		e, err := engine.Open(context.Background(), config(data, func(c *engine.Config) { c.JobLease, c.Workers = time.Second, 2 }))
 		if err != nil {
 			os.Exit(3)
 		}
@@ -361,7 +358,7 @@ func TestCrashRecovery(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Kill it once some, but not all, documents are analysed.
-	probe, err := engine.Open(context.Background(), engine.Config{DataDir: data})
+	probe, err := engine.Open(context.Background(), config(data))
 	if err != nil {
 		t.Fatal(err)
 	}

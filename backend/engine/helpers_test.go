@@ -14,6 +14,7 @@ import (
 	"github.com/strata-app/strata/backend/engine"
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/spec"
+	"github.com/strata-app/strata/internal/testenv"
 	"github.com/strata-app/strata/specs"
 )
 
@@ -45,12 +46,25 @@ func withSpecs(extra fstest.MapFS) opt {
 
 func withDir(dir string) opt { return func(c *engine.Config) { c.DataDir = dir } }
 
-func open(t testing.TB, opts ...opt) *engine.Engine {
-	t.Helper()
-	cfg := engine.Config{DataDir: t.TempDir(), Now: newClock().Now}
+// withOllama points the engine at a test's own httptest Ollama, for chat and vectors.
+func withOllama(url string) opt {
+	return func(c *engine.Config) { c.OllamaHost, c.Embedder = url, "ollama" }
+}
+
+// config is the hermetic configuration of an engine on dir (static embedder, an Ollama
+// address nothing listens on; see testenv): every engine a test opens starts from it, so no
+// test depends on the developer's OLLAMA_HOST or on an Ollama running on this machine.
+func config(dir string, opts ...opt) engine.Config {
+	cfg := testenv.EngineConfig(dir)
 	for _, o := range opts {
 		o(&cfg)
 	}
+	return cfg
+}
+
+func open(t testing.TB, opts ...opt) *engine.Engine {
+	t.Helper()
+	cfg := config(t.TempDir(), append([]opt{func(c *engine.Config) { c.Now = newClock().Now }}, opts...)...)
 	e, err := engine.Open(context.Background(), cfg)
 	if err != nil {
 		t.Fatalf("open engine: %v", err)

@@ -29,6 +29,9 @@ type SearchRequest struct {
 	Fusion        string  `json:"fusion,omitempty"`
 }
 
+// SearchResult is one cited hit of a SearchResponse.
+type SearchResult = search.Result
+
 // SearchResponse is a search's results, with the embedder that answered so a client (an AI
 // agent especially) can adapt its queries: keywords for a static space, prose for a semantic one.
 type SearchResponse struct {

@@ -366,7 +366,7 @@ func TestBrokenSpecNamesFileAndField(t *testing.T) {
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			cfg := engine.Config{DataDir: t.TempDir()}
+			cfg := config(t.TempDir())
 			withSpecs(c.fs)(&cfg)
 			_, err := engine.Open(context.Background(), cfg)
 			ee := wantCode(t, err, errs.SpecInvalid)
@@ -386,7 +386,7 @@ func TestUserSpecsInDataFolderOverride(t *testing.T) {
 	e.Close()
 	mkfile(t, dir+"/specs/capabilities/store_book.yaml", "capability: me:store_book:v1\nbody: {required: [isbn], fields: {isbn: string, title: string}}\n"+
 		"match: {required: [isbn]}\nentities: [{name: book, type: note, key: [isbn], label: title, fields: {title: title}}]\n")
-	e2, err := engine.Open(context.Background(), engine.Config{DataDir: dir})
+	e2, err := engine.Open(context.Background(), config(dir))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -92,22 +91,14 @@ func newEmbedManager(cfg Config) (*embedManager, error) {
 	if m.every <= 0 {
 		m.every = 15 * time.Second
 	}
-	provider := cfg.Embedder
-	if provider == "" {
-		provider = os.Getenv("STRATA_EMBEDDER")
-	}
-	switch provider {
+	switch provider := cfg.Embedder; provider {
 	case "", "ollama":
 	case "static":
 		return m, nil
 	default:
 		return nil, errs.New(errs.Validation, "embedder %q is not ollama or static", provider).WithHint("set STRATA_EMBEDDER to ollama or static")
 	}
-	model := cfg.EmbedModel
-	if model == "" {
-		model = os.Getenv("STRATA_EMBED_MODEL")
-	}
-	sem, err := embed.NewOllama(embed.OllamaOptions{Host: cfg.OllamaHost, Model: model, Logger: cfg.Logger})
+	sem, err := embed.NewOllama(embed.OllamaOptions{Host: cfg.OllamaHost, Model: cfg.EmbedModel, Logger: cfg.Logger})
 	if err != nil {
 		return nil, errs.Wrap(errs.Validation, err, "invalid Ollama address").WithHint("set OLLAMA_HOST to host:port")
 	}

@@ -20,12 +20,13 @@ import (
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/httpapi"
 	"github.com/strata-app/strata/backend/mcpserver"
+	"github.com/strata-app/strata/internal/testenv"
 )
 
 func start(t *testing.T, ttl time.Duration) (*httpapi.Server, string, string) {
 	t.Helper()
 	dir := t.TempDir()
-	e, err := engine.Open(context.Background(), engine.Config{DataDir: dir, Embedder: "static"})
+	e, err := engine.Open(context.Background(), testenv.EngineConfig(dir))
 	if err != nil {
 		t.Fatal(err)
 	}

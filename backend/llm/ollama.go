@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -33,15 +32,12 @@ type Ollama struct {
 	why     string
 }
 
-// NewOllama connects to host (empty: $OLLAMA_HOST, else http://127.0.0.1:11434) for model
-// (empty: $STRATA_CHAT_MODEL, else DefaultChatModel).
+// NewOllama connects to host (empty: http://127.0.0.1:11434) for model (empty:
+// DefaultChatModel). The caller reads OLLAMA_HOST and STRATA_CHAT_MODEL, not this package.
 func NewOllama(host, model string) (*Ollama, error) {
 	u, err := ollamahost.URL(host)
 	if err != nil {
 		return nil, err
-	}
-	if model == "" {
-		model = os.Getenv("STRATA_CHAT_MODEL")
 	}
 	if model == "" {
 		model = DefaultChatModel

@@ -76,10 +76,16 @@ func unknownClient(c string) error {
 }
 
 // ConfigPath is where the client keeps its MCP configuration on this OS, for this user.
-func ConfigPath(client string) (string, error) {
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("find the home folder: %w", err)
+// getenv is the environment (os.Getenv at the edge): the locations depend on HOME, APPDATA,
+// XDG_CONFIG_HOME and CODEX_HOME, and a test must be able to point them at a temporary folder
+// without touching the real ones.
+func ConfigPath(client string, getenv func(string) string) (string, error) {
+	home := getenv("HOME")
+	if runtime.GOOS == "windows" {
+		home = getenv("USERPROFILE")
+	}
+	if home == "" {
+		return "", errors.New("find the home folder: neither $HOME nor %USERPROFILE% is set")
 	}
 	switch client {
 	case "claude":
@@ -87,9 +93,9 @@ func ConfigPath(client string) (string, error) {
 		case "darwin":
 			return filepath.Join(home, "Library", "Application Support", "Claude", "claude_desktop_config.json"), nil
 		case "windows":
-			return filepath.Join(os.Getenv("APPDATA"), "Claude", "claude_desktop_config.json"), nil
+			return filepath.Join(getenv("APPDATA"), "Claude", "claude_desktop_config.json"), nil
 		}
-		cfg := os.Getenv("XDG_CONFIG_HOME")
+		cfg := getenv("XDG_CONFIG_HOME")
 		if cfg == "" {
 			cfg = filepath.Join(home, ".config")
 		}
@@ -97,7 +103,7 @@ func ConfigPath(client string) (string, error) {
 	case "cursor":
 		return filepath.Join(home, ".cursor", "mcp.json"), nil
 	case "codex":
-		if d := os.Getenv("CODEX_HOME"); d != "" {
+		if d := getenv("CODEX_HOME"); d != "" {
 			return filepath.Join(d, "config.toml"), nil
 		}
 		return filepath.Join(home, ".codex", "config.toml"), nil

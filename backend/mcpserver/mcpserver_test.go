@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,13 +20,14 @@ import (
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/mcpserver"
 	"github.com/strata-app/strata/backend/spec"
+	"github.com/strata-app/strata/internal/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/tools_list.golden.json")
 
 func openEngine(t *testing.T, dir string) *engine.Engine {
 	t.Helper()
-	e, err := engine.Open(context.Background(), engine.Config{DataDir: dir, Embedder: "static"})
+	e, err := engine.Open(context.Background(), testenv.EngineConfig(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,7 +293,10 @@ func TestEveryToolAndAction(t *testing.T) {
 
 func TestRateLimit(t *testing.T) {
 	e := openEngine(t, t.TempDir())
-	c := connect(t, mcpserver.New(e, mcpserver.Options{Limits: map[string]mcpserver.Limit{"index_status": {Rate: 0.5, Burst: 2}}}))
+	var mu sync.Mutex
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	c := connect(t, mcpserver.New(e, mcpserver.Options{Limits: map[string]mcpserver.Limit{"index_status": {Rate: 0.5, Burst: 2}}, Now: clock}))
 	for i := 0; i < 2; i++ {
 		if r := call(t, c, "index_status", nil); r.isError {
 			t.Fatalf("call %d refused: %s", i, r.text)
@@ -305,7 +310,14 @@ func TestRateLimit(t *testing.T) {
 	if r := call(t, c, "entity", map[string]any{"action": "list"}); r.isError {
 		t.Fatalf("entity limited by index_status's bucket: %s", r.text)
 	}
-	time.Sleep(2100 * time.Millisecond)
+	// Half a token a second: 1.9 s is not enough for the next call, 2.1 s is.
+	mu.Lock()
+	now = now.Add(1900 * time.Millisecond)
+	mu.Unlock()
+	wantErr(t, call(t, c, "index_status", nil), errs.RateLimitExceeded)
+	mu.Lock()
+	now = now.Add(200 * time.Millisecond)
+	mu.Unlock()
 	if r := call(t, c, "index_status", nil); r.isError {
 		t.Fatalf("the bucket did not refill: %s", r.text)
 	}

@@ -49,6 +49,9 @@ type Options struct {
 	Limits map[string]Limit
 	// NoLimits turns rate limiting off (benchmarks; STRATA_MCP_RATE_LIMITS=off).
 	NoLimits bool
+	// Now is the rate limiters' clock; nil is time.Now. Tests pass a clock they move, so a
+	// bucket refills without the test sleeping.
+	Now func() time.Time
 }
 
 // New builds the MCP server over e.
@@ -57,7 +60,10 @@ func New(e *engine.Engine, opts Options) *server.MCPServer {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	h := &handlers{e: e, log: log, limits: map[string]*rate.Limiter{}}
+	h := &handlers{e: e, log: log, limits: map[string]*rate.Limiter{}, now: opts.Now}
+	if h.now == nil {
+		h.now = time.Now
+	}
 	for name, l := range DefaultLimits {
 		if opts.NoLimits {
 			break
@@ -101,6 +107,7 @@ type handlers struct {
 	log    *slog.Logger
 	mu     sync.Mutex
 	limits map[string]*rate.Limiter
+	now    func() time.Time
 }
 
 // guard wraps every tool: rate limit, then the handler, with a panic turned into an
@@ -109,9 +116,10 @@ func (h *handlers) guard(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		name := req.Params.Name
 		if l := h.limits[name]; l != nil {
-			r := l.Reserve()
-			if d := r.Delay(); d > 0 {
-				r.Cancel()
+			now := h.now()
+			r := l.ReserveN(now, 1)
+			if d := r.DelayFrom(now); d > 0 {
+				r.CancelAt(now)
 				retry := max(1, int(d.Seconds()+0.999))
 				return failure(errs.New(errs.RateLimitExceeded, "too many %s calls", name).With("retry_after_seconds", retry).
 					WithHint("wait %d s before calling %s again", retry, name)), nil

@@ -6,20 +6,18 @@ import (
 	"fmt"
 	"net"
 	"net/url"
-	"os"
 	"strings"
 )
 
 // DefaultHost is where Ollama listens unless told otherwise.
 const DefaultHost = "http://127.0.0.1:11434"
 
-// URL resolves the server address: the option, else $OLLAMA_HOST, else the default.
+// URL resolves the server address: the option (which the CLI fills from $OLLAMA_HOST), else
+// the default.
 // Like the ollama CLI, it accepts a bare host or host:port, and maps the listen-on-everything
 // addresses people put in OLLAMA_HOST for the server to loopback, which a client can dial.
 func URL(host string) (*url.URL, error) {
-	if host == "" {
-		host = strings.TrimSpace(os.Getenv("OLLAMA_HOST"))
-	}
+	host = strings.TrimSpace(host)
 	if host == "" {
 		host = DefaultHost
 	}

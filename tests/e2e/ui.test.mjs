@@ -19,9 +19,10 @@ let server, browser, page, uiURL;
 const data = mkdtempSync(join(tmpdir(), "strata-e2e-"));
 
 before(async () => {
-  // Ollama is pointed at a closed port: the embedder card must say "fallback".
+  // Ollama is configured and pointed at a closed port, whatever the developer exported: the
+  // embedder card must say "fallback".
   server = spawn(join(here, ".bin", "strata"), ["serve", "--data", data, "--mcp-addr", "127.0.0.1:0"], {
-    env: { ...process.env, OLLAMA_HOST: "127.0.0.1:9" },
+    env: { ...process.env, STRATA_EMBEDDER: "ollama", OLLAMA_HOST: "127.0.0.1:1" },
     stdio: ["ignore", "ignore", "pipe"],
   });
   uiURL = await new Promise((resolve, reject) => {

@@ -35,5 +35,5 @@ async function exercise(label, transport, word) {
   console.log(`${label}: ok (${tools.length} tools, found ${top.document_id})`);
 }
 
-await exercise("stdio", new StdioClientTransport({ command: bin, args: ["mcp", "--data", dataDir], env: { ...process.env }, stderr: "ignore" }), "bittern");
+await exercise("stdio", new StdioClientTransport({ command: bin, args: ["mcp", "--data", dataDir], env: { ...process.env, STRATA_EMBEDDER: "static", OLLAMA_HOST: "127.0.0.1:1" }, stderr: "ignore" }), "bittern");
 await exercise("http", new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }), "avocet");

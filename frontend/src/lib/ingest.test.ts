@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { itemFromResult, summarize, summaryText } from './ingest';
-import type { Document, PathResult } from './types';
+import type { Document, IngestResult, PathResult } from './types';
 
 const doc = (patch: Partial<Document>): Document => ({
   document_id: 'doc_1',
@@ -18,13 +18,27 @@ const doc = (patch: Partial<Document>): Document => ({
   ...patch,
 });
 
+// An ingest result with every field the Go struct always sends; tests set what they need.
+const result = (patch: Partial<IngestResult>): IngestResult => ({
+  input_kind: 'extract-file',
+  payload_id: 'pay_1',
+  payload_content_id: 'pcid_1',
+  payload_submission_id: 'psub_1',
+  created: true,
+  message: '',
+  entity_ids: [],
+  entities: [],
+  relationship_ids: [],
+  ...patch,
+});
+
 describe('itemFromResult', () => {
   it('a new file being analysed', () => {
-    const r: PathResult = { path: '/a/notes.md', result: { created: true }, document: doc({}) };
+    const r: PathResult = { path: '/a/notes.md', result: result({ created: true }), document: doc({}) };
     expect(itemFromResult(r)).toMatchObject({ name: 'notes.md', state: 'queued', documentId: 'doc_1' });
   });
   it('a file already there', () => {
-    expect(itemFromResult({ path: '/a/x.md', result: { created: false }, document: doc({ phase_analyze: 'done' }) }).state).toBe('unchanged');
+    expect(itemFromResult({ path: '/a/x.md', result: result({ created: false }), document: doc({ phase_analyze: 'done' }) }).state).toBe('unchanged');
   });
   it('an error', () => {
     const it = itemFromResult({ path: '/a/x.bin', error: { code: 'UNSUPPORTED_FILE_TYPE', message: 'not a format', hint: 'Strata reads …' } });
@@ -38,7 +52,7 @@ describe('itemFromResult', () => {
     expect(it).toMatchObject({ state: 'failed', hint: 'h', documentId: 'doc_1' });
   });
   it('a finished file', () => {
-    expect(itemFromResult({ path: 'x.md', result: { created: true } }).state).toBe('added');
+    expect(itemFromResult({ path: 'x.md', result: result({ created: true }) }).state).toBe('added');
   });
 });
 

@@ -1,0 +1,423 @@
+export namespace app {
+	
+	export interface InstallResult {
+	    path: string;
+	    backup?: string;
+	}
+	export interface Settings {
+	    data_dir: string;
+	    mcp_url: string;
+	    token: string;
+	    desktop: boolean;
+	    clients: string[];
+	    log_lines: string[];
+	}
+
+}
+
+export namespace engine {
+	
+	export interface Candidate {
+	    observation_id: string;
+	    value: number[];
+	    observed_at: string;
+	    source_priority: number;
+	    specificity_score: number;
+	    chosen: boolean;
+	}
+	export interface DocumentDetail {
+	    document_id: string;
+	    payload_id?: string;
+	    entity_id?: string;
+	    kind: string;
+	    path?: string;
+	    title: string;
+	    mime: string;
+	    size: number;
+	    mtime?: string;
+	    pages?: number;
+	    content_hash: string;
+	    duplicate_of?: string;
+	    doc_type?: string;
+	    tags?: string[];
+	    status: string;
+	    phase_register: string;
+	    phase_analyze: string;
+	    phase_semantic: string;
+	    last_error?: number[];
+	    created_at: string;
+	    updated_at: string;
+	    chunks: store.Chunk[];
+	    jobs: store.Job[];
+	}
+	export interface DocumentPage {
+	    documents: store.Document[];
+	    total: number;
+	    limit: number;
+	    offset: number;
+	}
+	export interface DocumentQuery {
+	    status?: string;
+	    path?: string;
+	    type?: string;
+	    limit?: number;
+	    offset?: number;
+	}
+	export interface DocumentView {
+	    document_id: string;
+	    payload_id?: string;
+	    entity_id?: string;
+	    kind: string;
+	    path?: string;
+	    title: string;
+	    mime: string;
+	    size: number;
+	    mtime?: string;
+	    pages?: number;
+	    content_hash: string;
+	    duplicate_of?: string;
+	    doc_type?: string;
+	    tags?: string[];
+	    status: string;
+	    phase_register: string;
+	    phase_analyze: string;
+	    phase_semantic: string;
+	    last_error?: number[];
+	    created_at: string;
+	    updated_at: string;
+	    chunks: store.Chunk[];
+	    jobs: store.Job[];
+	    observations: store.Observation[];
+	}
+	export interface Reembed {
+	    done: number;
+	    total: number;
+	}
+	export interface EmbeddingStatus {
+	    provider: string;
+	    model: string;
+	    status: string;
+	    actual_provider: string;
+	    actual_model: string;
+	    dimensions: number;
+	    is_fallback_active: boolean;
+	    semantic_quality: string;
+	    reembed: Reembed;
+	    space: string;
+	    fallback_reason?: string;
+	    hint?: string;
+	}
+	export interface EntityPage {
+	    entities: store.Entity[];
+	    total: number;
+	    limit: number;
+	    offset: number;
+	}
+	export interface SourceDocument {
+	    document_id: string;
+	    kind: string;
+	    path?: string;
+	    title: string;
+	}
+	export interface SourcePayload {
+	    payload_id: string;
+	    payload_content_id: string;
+	    kind: string;
+	    capability_id?: string;
+	    origin: number[];
+	    created_at: string;
+	}
+	export interface SourceRecord {
+	    id: string;
+	    type: string;
+	    file_urls: string[];
+	    created_at: string;
+	}
+	export interface SourceObservation {
+	    id: string;
+	    source_payload_id: string;
+	    source_record_id: string;
+	    extractor: string;
+	    observed_at: string;
+	    specificity_score: number;
+	    source_priority: number;
+	    span?: number[];
+	}
+	export interface FieldProvenance {
+	    entity_id: string;
+	    field: string;
+	    value: number[];
+	    merge_policy: string;
+	    source_observation: SourceObservation;
+	    source_record: SourceRecord;
+	    source_payload: SourcePayload;
+	    source_document?: SourceDocument;
+	    observed_at: string;
+	    contributors?: string[];
+	    candidates: Candidate[];
+	}
+	export interface InputBody {
+	    required: string[];
+	    fields: Record<string, string>;
+	    additional: boolean;
+	}
+	export interface InputKind {
+	    kind: string;
+	    id: string;
+	    input_kind: string;
+	    description: string;
+	    required_fields: string[];
+	    required_one_of?: string[];
+	    optional_fields?: string[];
+	    body?: InputBody;
+	    match_fields?: string[];
+	    capability?: string;
+	    doc_types?: string[];
+	    spec_file?: string;
+	}
+	export interface ObservationPage {
+	    observations: store.Observation[];
+	    total: number;
+	    limit: number;
+	    offset: number;
+	}
+	export interface PathResult {
+	    path: string;
+	    result?: ingest.Result;
+	    error?: errs.Error;
+	    document?: store.Document;
+	}
+	
+	export interface RelationshipPage {
+	    relationships: store.Relationship[];
+	    total: number;
+	    limit: number;
+	    offset: number;
+	}
+	export interface SearchRequest {
+	    query: string;
+	    mode?: string;
+	    limit?: number;
+	    type?: string;
+	    path?: string;
+	    tag?: string;
+	    mime?: string;
+	    from?: string;
+	    to?: string;
+	    per_document?: boolean;
+	    keyword_weight?: number;
+	    vector_weight?: number;
+	    fusion?: string;
+	}
+	export interface SearchResponse {
+	    mode: string;
+	    results: search.Result[];
+	    took_ms: number;
+	    notice?: string;
+	    embedder?: EmbeddingStatus;
+	}
+	export interface Snapshot {
+	    entity_id: string;
+	    entity_type: string;
+	    schema_version: string;
+	    canonical_name: string;
+	    aliases: string[];
+	    snapshot: Record<string, Array<number>>;
+	    provenance: Record<string, string>;
+	    computed_at: string;
+	    observation_count: number;
+	    last_observation_at?: string;
+	    at?: string;
+	}
+	
+	
+	
+	
+	export interface Status {
+	    version: string;
+	    data_dir: string;
+	    database: string;
+	    schema_version: number;
+	    counts: store.Counts;
+	    capabilities: string[];
+	    input_kinds: InputKind[];
+	    entity_types: string[];
+	    jobs: Record<string, number>;
+	    watch_roots: string[];
+	    watching?: watch.RootStatus[];
+	    embeddings?: EmbeddingStatus;
+	}
+
+}
+
+export namespace errs {
+	
+	export interface Error {
+	    code: string;
+	    message: string;
+	    hint?: string;
+	    details?: Record<string, any>;
+	}
+
+}
+
+export namespace ingest {
+	
+	export interface EntityRef {
+	    entity_id: string;
+	    entity_type: string;
+	    name: string;
+	}
+	export interface Result {
+	    input_kind: string;
+	    capability_id?: string;
+	    payload_id: string;
+	    payload_content_id: string;
+	    payload_submission_id: string;
+	    created: boolean;
+	    message: string;
+	    entity_ids: string[];
+	    entities: EntityRef[];
+	    relationship_ids: string[];
+	    document_id?: string;
+	    phases?: Record<string, string>;
+	}
+
+}
+
+export namespace search {
+	
+	export interface Result {
+	    document_id: string;
+	    path?: string;
+	    title: string;
+	    chunk_id: string;
+	    snippet: string;
+	    line_start: number;
+	    line_end: number;
+	    page?: number;
+	    heading?: string;
+	    score: number;
+	    modes: Record<string, number>;
+	}
+
+}
+
+export namespace store {
+	
+	export interface Chunk {
+	    chunk_id: string;
+	    document_id: string;
+	    ordinal: number;
+	    text: string;
+	    heading: string;
+	    byte_start: number;
+	    byte_end: number;
+	    line_start: number;
+	    line_end: number;
+	    page?: number;
+	}
+	export interface Counts {
+	    payloads: number;
+	    submissions: number;
+	    documents: Record<string, number>;
+	    chunks: number;
+	    entities: Record<string, number>;
+	    observations: number;
+	    relationships: number;
+	}
+	export interface DayCount {
+	    day: string;
+	    count: number;
+	}
+	export interface Document {
+	    document_id: string;
+	    payload_id?: string;
+	    entity_id?: string;
+	    kind: string;
+	    path?: string;
+	    title: string;
+	    mime: string;
+	    size: number;
+	    mtime?: string;
+	    pages?: number;
+	    content_hash: string;
+	    duplicate_of?: string;
+	    doc_type?: string;
+	    tags?: string[];
+	    status: string;
+	    phase_register: string;
+	    phase_analyze: string;
+	    phase_semantic: string;
+	    last_error?: number[];
+	    created_at: string;
+	    updated_at: string;
+	}
+	export interface Entity {
+	    entity_id: string;
+	    entity_type: string;
+	    canonical_name: string;
+	    identity_key: string;
+	    aliases: string[];
+	    created_at: string;
+	}
+	export interface Job {
+	    job_id: number;
+	    document_id: string;
+	    payload_id: string;
+	    phase: string;
+	    state: string;
+	    attempts: number;
+	    not_before: string;
+	    lease_owner?: string;
+	    lease_until?: string;
+	    error?: number[];
+	    created_at: string;
+	    updated_at: string;
+	}
+	export interface Observation {
+	    id: string;
+	    entity_id: string;
+	    entity_type: string;
+	    schema_version: string;
+	    source_payload_id: string;
+	    source_record_id: string;
+	    document_id?: string;
+	    extractor: string;
+	    observed_at: string;
+	    specificity_score: number;
+	    source_priority: number;
+	    fields: number[];
+	    span?: number[];
+	    created_at: string;
+	}
+	export interface Overview {
+	    by_type: Record<string, number>;
+	    by_status: Record<string, number>;
+	    by_day: DayCount[];
+	}
+	export interface Relationship {
+	    id: string;
+	    relationship_type: string;
+	    source_entity_id: string;
+	    target_entity_id: string;
+	    metadata?: number[];
+	    source_payload_id?: string;
+	    created_at: string;
+	}
+
+}
+
+export namespace watch {
+	
+	export interface RootStatus {
+	    Root: string;
+	    Mode: string;
+	    Dirs: number;
+	    Files: number;
+	    Overflows: number;
+	    Err: string;
+	}
+
+}
+
