@@ -146,11 +146,14 @@ if [ ${#sudo[@]} != 0 ] && ! have sudo; then
 	exit 1
 fi
 
+# Another apt run (unattended upgrades, a colleague's install) holds dpkg's lock: wait for it
+# rather than fail at once.
+lock=(-o DPkg::Lock::Timeout=300)
 echo "deps: installing ${missing[*]}"
-"${sudo[@]+"${sudo[@]}"}" apt-get update -qq
+"${sudo[@]+"${sudo[@]}"}" apt-get "${lock[@]}" update -qq
 for p in "${missing[@]}"; do
 	# One package per call, so a failure names the package that could not be installed.
-	if ! "${sudo[@]+"${sudo[@]}"}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$p"; then
+	if ! "${sudo[@]+"${sudo[@]}"}" env DEBIAN_FRONTEND=noninteractive apt-get "${lock[@]}" install -y -qq --no-install-recommends "$p"; then
 		echo "deps: apt-get could not install $p" >&2
 		exit 1
 	fi
