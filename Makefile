@@ -1,17 +1,13 @@
 # Strata — the two commands a new machine needs are `make run` and `make test`.
 # Needs Go (1.26+) on Debian/Ubuntu; system packages (GTK/WebKit, Node.js, Xvfb, Chromium) are
-# installed with apt-get when missing, Go modules and npm packages by their tools.
+# installed by scripts/deps.sh when missing, Go modules and npm packages by their tools.
 
 GO      ?= go
 BIN     := bin/strata
 DATA    ?=
 DATAFLAG = $(if $(DATA),--data $(DATA),)
 
-.PHONY: run build app bindings frontend test vet fmt-check fuzz bench clean check-go deps-test deps-app
-
-# Debian/Ubuntu packages are installed with apt-get (through sudo unless already root).
-SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT     := $(SUDO) sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$$@"' apt
+.PHONY: run build app bindings frontend test vet vet-tags fmt-check fuzz bench clean check-go deps-test deps-app
 
 check-go:
 	@command -v $(GO) >/dev/null 2>&1 || { echo "Go is not installed: see https://go.dev/doc/install (Go 1.26 or newer)"; exit 1; }
@@ -21,10 +17,10 @@ build: check-go
 	CGO_ENABLED=0 $(GO) build -o $(BIN) .
 
 ## deps-app: what the desktop build needs: GTK 3 / WebKitGTK 4.1 headers, pkg-config, a C
-## compiler, Node.js and npm (the frontend). Installed with apt-get when missing.
+## compiler, Node.js and npm (the frontend). scripts/deps.sh installs only what is missing, and
+## never asks apt for Node.js or npm when they already work (`scripts/deps.sh --dry-run app`).
 deps-app:
-	@pkg-config --exists gtk+-3.0 webkit2gtk-4.1 2>/dev/null && command -v gcc >/dev/null && command -v node >/dev/null && command -v npm >/dev/null \
-		|| $(APT) libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config gcc libc6-dev nodejs npm
+	@scripts/deps.sh app
 
 ## bindings: regenerate the UI's TypeScript models and App bindings (frontend/wailsjs) from the
 ## Go types; needs only Go. TestBindingsAreFresh fails when they are stale.
@@ -47,18 +43,20 @@ run: app
 	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then ./bin/strata-desktop $(DATAFLAG); \
 	else echo "No display: serving the UI to a browser instead (Ctrl-C to stop)."; ./bin/strata-desktop $(DATAFLAG) serve; fi
 
-## test: every test, plus formatting, vet and a short run of each fuzz target
+## test: every test, plus formatting, vet (also of the tagged builds) and a short run of each
+## fuzz target. The tagged builds come last: each compiles the program again, and a failure
+## there should not hide the tests' results.
 test: check-go deps-test fmt-check vet
 	$(GO) test -count=1 ./...
 	npm --prefix frontend test
 	npm --prefix tests/e2e test
 	$(MAKE) --no-print-directory fuzz FUZZTIME=8s
+	$(MAKE) --no-print-directory vet-tags
 
 ## deps-test: what tests need besides Go: the desktop build's packages, Xvfb and xdotool (the
 ## window test), Chromium (browser tests), and the npm packages of the frontend and test suites
-deps-test: deps-app
-	@command -v Xvfb >/dev/null && command -v xdotool >/dev/null && command -v import >/dev/null && command -v chromium >/dev/null && command -v dbus-run-session >/dev/null \
-		|| $(APT) xvfb xauth xdotool imagemagick chromium dbus fonts-dejavu-core
+deps-test:
+	@scripts/deps.sh test
 	@[ -d tests/mcp-ts/node_modules/@modelcontextprotocol/sdk ] || npm ci --prefix tests/mcp-ts --no-audit --no-fund
 	@[ -d frontend/node_modules ] || npm ci --prefix frontend --no-audit --no-fund
 	@[ -d tests/e2e/node_modules ] || npm ci --prefix tests/e2e --no-audit --no-fund
@@ -73,6 +71,14 @@ fuzz:
 
 vet:
 	$(GO) vet ./...
+
+## vet-tags: the code behind build tags, which `go vet ./...` never sees: the desktop window
+## (cgo, GTK/WebKit) and the Wails bindings generator
+vet-tags: check-go
+	CGO_ENABLED=1 $(GO) vet -tags desktop,production,webkit2_41 .
+	CGO_ENABLED=1 $(GO) build -tags desktop,production,webkit2_41 -o /dev/null .
+	$(GO) vet -tags bindings .
+	$(GO) build -tags bindings -o /dev/null .
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
