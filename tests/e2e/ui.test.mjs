@@ -107,6 +107,9 @@ test("open an entity and a field's provenance", async () => {
   await field.click();
   const prov = byId("provenance-panel");
   await prov.waitFor({ timeout: 10000 });
+  // The panel opens at once with "Tracing…" and fills in when the provenance arrives: wait for
+  // the content, not for the panel.
+  await prov.getByText(/obs_|observation/i).first().waitFor({ timeout: 10000 });
   assert.match(await prov.innerText(), /obs_|observation/i);
   await shot("5-entity-provenance");
   await page.keyboard.press("Escape");
