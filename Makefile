@@ -48,6 +48,7 @@ run: app
 ## there should not hide the tests' results.
 test: check-go deps-test fmt-check vet
 	$(GO) test -count=1 ./...
+	npm --prefix frontend run check
 	npm --prefix frontend test
 	npm --prefix tests/e2e test
 	$(MAKE) --no-print-directory fuzz FUZZTIME=8s

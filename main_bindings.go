@@ -20,7 +20,8 @@ import (
 // is needed. Bind comes from the same Host.Bindings as the desktop window (main_desktop.go), and
 // the bound App has only the UI's methods (app.Methods), so no lifecycle method needs leaving out.
 var gui cli.GUIFunc = func(context.Context, host.Options) error {
-	return wails.Run(&options.App{Title: "Strata", Bind: append(app.New(nil, app.Options{}).Bindings(), &modelTypes{})})
+	return wails.Run(&options.App{Title: "Strata", Bind: append(app.New(nil, app.Options{}).Bindings(), &modelTypes{}),
+		EnumBind: app.Enums()})
 }
 
 // modelTypes names, as method results, the types the UI reads that Wails does not reach by

@@ -88,6 +88,7 @@ func windowOptions(rt *host.Runtime, plat *desktop, ui fs.FS) *options.App {
 		},
 		OnShutdown:  a.Shutdown,
 		Bind:        a.Bindings(),
+		EnumBind:    app.Enums(),
 		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},
 		// One window per data folder: a second launch raises the first (needs a D-Bus session).
 		SingleInstanceLock: &options.SingleInstanceLock{

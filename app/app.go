@@ -104,6 +104,12 @@ func New(e Engine, opts Options) *Host {
 // is Methods. The HTTP handler serves the same list.
 func (h *Host) Bindings() []interface{} { return []interface{}{h.App} }
 
+// Enums are the Go enumerations the UI's types come from (Wails EnumBind, in the window and
+// in the bindings generator alike): document statuses and phase states.
+func Enums() []interface{} {
+	return []interface{}{engine.DocumentStatusEnum, engine.DocumentPhaseEnum}
+}
+
 // SetMCP records the MCP endpoint once its server listens (the App is built before it).
 func (h *Host) SetMCP(url, token string) {
 	a := h.App

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/strata-app/strata/backend/docstate"
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/ingest"
 	"github.com/strata-app/strata/backend/llm"
@@ -209,3 +210,11 @@ func pageLimit(limit, offset int) (int, int, error) {
 }
 
 var _ fs.FS = specs.FS
+
+// The document life cycle's enumerations (backend/docstate), for transports that hand them to
+// the UI: the window's and the bindings generator's Wails EnumBind turn them into TypeScript
+// enums, so the UI's statuses and phases are Go's and cannot drift.
+var (
+	DocumentStatusEnum = docstate.StatusEnum
+	DocumentPhaseEnum  = docstate.PhaseEnum
+)

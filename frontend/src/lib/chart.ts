@@ -1,6 +1,6 @@
 // Data transforms for the library's overview chart (drawn as inline SVG by OverviewChart.svelte).
 
-import type { DayCount } from './types';
+import { docStatuses, type DayCount } from './types';
 
 export interface Bar {
   label: string;
@@ -13,7 +13,7 @@ export interface Bar {
  * Counts as bars, largest first (ties by label); beyond max bars the smallest are summed into
  * "others". Zero counts are dropped.
  */
-export function countBars(counts: Record<string, number> | null | undefined, max = 8, order?: string[]): Bar[] {
+export function countBars(counts: Record<string, number> | null | undefined, max = 8, order?: readonly string[]): Bar[] {
   let entries = Object.entries(counts ?? {}).filter(([, v]) => Number.isFinite(v) && v > 0);
   if (order) {
     const rank = (k: string) => {
@@ -95,4 +95,4 @@ export function total(counts: Record<string, number> | null | undefined): number
 }
 
 /** The order statuses are shown in (lifecycle order). */
-export const statusOrder = ['registered', 'analyzed', 'semantic', 'failed', 'removed'];
+export const statusOrder: readonly string[] = docStatuses;

@@ -3,12 +3,12 @@
 // phase is: pending | queued | running | done | skipped | failed.
 
 import { storedError } from './errors';
-import type { Document, ErrorBody } from './types';
+import type { DocStatus, Document, ErrorBody } from './types';
 
 export type ChipState = 'done' | 'active' | 'waiting' | 'skipped' | 'failed' | 'removed';
 
 export interface Chip {
-  key: 'registered' | 'analyzed' | 'semantic' | 'failed' | 'removed';
+  key: DocStatus;
   label: string;
   state: ChipState;
   title: string;

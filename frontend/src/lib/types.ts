@@ -6,7 +6,7 @@
 // The generator renders json.RawMessage as number[] (it is a []byte to reflection), so every
 // raw-JSON field is re-declared below as what it holds; everything else is taken as generated.
 
-import type { app, engine, errs, ingest, search, store, watch } from '../../wailsjs/go/models';
+import type { app, docstate, engine, errs, ingest, search, store, watch } from '../../wailsjs/go/models';
 
 /** A field holding raw JSON (json.RawMessage in Go). */
 type RawJSON = unknown;
@@ -25,7 +25,18 @@ export type Status = engine.Status;
 export type DayCount = store.DayCount;
 export type Overview = store.Overview;
 
-export type DocStatus = 'registered' | 'analyzed' | 'semantic' | 'failed' | 'removed';
+/** A document's status: the values of Go's docstate.Status (generated), as a string union. */
+export type DocStatus = `${docstate.Status}`;
+
+/** A phase's state (docstate.Phase): pending, queued, running, done, skipped or failed. */
+export type PhaseState = `${docstate.Phase}`;
+
+/** Every status in life-cycle order, for filters and charts. The check below fails to compile
+ * when Go gains a status this list lacks (regenerate with `make bindings`). */
+export const docStatuses = ['registered', 'analyzed', 'semantic', 'failed', 'removed'] as const satisfies readonly DocStatus[];
+type MissingStatus = Exclude<DocStatus, (typeof docStatuses)[number]>;
+const everyStatusListed: [MissingStatus] extends [never] ? true : MissingStatus = true;
+void everyStatusListed;
 
 /** store.Document; last_error is the error envelope the failed phase stored. */
 export type Document = Omit<store.Document, 'last_error'> & { last_error?: Envelope | null };

@@ -15,6 +15,26 @@ export namespace app {
 
 }
 
+export namespace docstate {
+	
+	export enum Status {
+	    Analyzed = "analyzed",
+	    Failed = "failed",
+	    Registered = "registered",
+	    Removed = "removed",
+	    Semantic = "semantic",
+	}
+	export enum Phase {
+	    Done = "done",
+	    Failed = "failed",
+	    Pending = "pending",
+	    Queued = "queued",
+	    Running = "running",
+	    Skipped = "skipped",
+	}
+
+}
+
 export namespace engine {
 	
 	export interface Candidate {
