@@ -18,6 +18,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"github.com/strata-app/strata/app"
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/cli"
 	"github.com/strata-app/strata/host"
