@@ -17,13 +17,6 @@ export namespace app {
 
 export namespace docstate {
 	
-	export enum Status {
-	    Analyzed = "analyzed",
-	    Failed = "failed",
-	    Registered = "registered",
-	    Removed = "removed",
-	    Semantic = "semantic",
-	}
 	export enum Phase {
 	    Done = "done",
 	    Failed = "failed",
@@ -31,6 +24,13 @@ export namespace docstate {
 	    Queued = "queued",
 	    Running = "running",
 	    Skipped = "skipped",
+	}
+	export enum Status {
+	    Analyzed = "analyzed",
+	    Failed = "failed",
+	    Registered = "registered",
+	    Removed = "removed",
+	    Semantic = "semantic",
 	}
 
 }
@@ -109,10 +109,6 @@ export namespace engine {
 	    jobs: store.Job[];
 	    observations: store.Observation[];
 	}
-	export interface Reembed {
-	    done: number;
-	    total: number;
-	}
 	export interface EmbeddingStatus {
 	    provider: string;
 	    model: string;
@@ -132,36 +128,6 @@ export namespace engine {
 	    total: number;
 	    limit: number;
 	    offset: number;
-	}
-	export interface SourceDocument {
-	    document_id: string;
-	    kind: string;
-	    path?: string;
-	    title: string;
-	}
-	export interface SourcePayload {
-	    payload_id: string;
-	    payload_content_id: string;
-	    kind: string;
-	    capability_id?: string;
-	    origin: number[];
-	    created_at: string;
-	}
-	export interface SourceRecord {
-	    id: string;
-	    type: string;
-	    file_urls: string[];
-	    created_at: string;
-	}
-	export interface SourceObservation {
-	    id: string;
-	    source_payload_id: string;
-	    source_record_id: string;
-	    extractor: string;
-	    observed_at: string;
-	    specificity_score: number;
-	    source_priority: number;
-	    span?: number[];
 	}
 	export interface FieldProvenance {
 	    entity_id: string;
@@ -207,7 +173,10 @@ export namespace engine {
 	    error?: errs.Error;
 	    document?: store.Document;
 	}
-	
+	export interface Reembed {
+	    done: number;
+	    total: number;
+	}
 	export interface RelationshipPage {
 	    relationships: store.Relationship[];
 	    total: number;
@@ -249,10 +218,36 @@ export namespace engine {
 	    last_observation_at?: string;
 	    at?: string;
 	}
-	
-	
-	
-	
+	export interface SourceDocument {
+	    document_id: string;
+	    kind: string;
+	    path?: string;
+	    title: string;
+	}
+	export interface SourceObservation {
+	    id: string;
+	    source_payload_id: string;
+	    source_record_id: string;
+	    extractor: string;
+	    observed_at: string;
+	    specificity_score: number;
+	    source_priority: number;
+	    span?: number[];
+	}
+	export interface SourcePayload {
+	    payload_id: string;
+	    payload_content_id: string;
+	    kind: string;
+	    capability_id?: string;
+	    origin: number[];
+	    created_at: string;
+	}
+	export interface SourceRecord {
+	    id: string;
+	    type: string;
+	    file_urls: string[];
+	    created_at: string;
+	}
 	export interface Status {
 	    version: string;
 	    data_dir: string;
