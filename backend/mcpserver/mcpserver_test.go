@@ -108,18 +108,7 @@ func TestToolsListGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, _ := json.MarshalIndent(list.Tools, "", "  ")
-	golden := filepath.Join("testdata", "tools_list.golden.json")
-	if *update {
-		os.WriteFile(golden, append(got, '\n'), 0o644)
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.TrimSpace(string(want)) != strings.TrimSpace(string(got)) {
-		t.Fatalf("tools/list changed; if deliberate, run go test ./backend/mcpserver -run Golden -update\n%s", got)
-	}
+	checkGolden(t, "tools_list.golden.json", list.Tools, "tools/list changed; if deliberate, run go test ./backend/mcpserver -run Golden -update")
 	var names []string
 	for _, tl := range list.Tools {
 		names = append(names, tl.Name)
@@ -334,5 +323,24 @@ func TestCancellation(t *testing.T) {
 	res, err := c.CallTool(ctx, req)
 	if err == nil && !res.IsError {
 		t.Fatalf("a cancelled call succeeded: %+v", res)
+	}
+}
+
+// checkGolden compares v, as indented JSON, with testdata/name; -update rewrites the file.
+func checkGolden(t *testing.T, name string, v any, changed string) {
+	t.Helper()
+	got, _ := json.MarshalIndent(v, "", "  ")
+	golden := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.TrimSpace(string(want)) != strings.TrimSpace(string(got)) {
+		t.Fatalf("%s\n%s", changed, got)
 	}
 }

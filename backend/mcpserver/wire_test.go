@@ -1,9 +1,6 @@
 package mcpserver_test
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -128,16 +125,5 @@ func TestIndexStatusListsInputKinds(t *testing.T) {
 			m["spec_file"] = f[strings.Index(f, "/")+1:]
 		}
 	}
-	got, _ := json.MarshalIndent(kinds, "", "  ")
-	golden := filepath.Join("testdata", "input_kinds.golden.json")
-	if *update {
-		os.WriteFile(golden, append(got, '\n'), 0o644)
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.TrimSpace(string(want)) != strings.TrimSpace(string(got)) {
-		t.Fatalf("index_status input_kinds changed; if deliberate, run go test ./backend/mcpserver -run InputKinds -update\n%s", got)
-	}
+	checkGolden(t, "input_kinds.golden.json", kinds, "index_status input_kinds changed; if deliberate, run go test ./backend/mcpserver -run InputKinds -update")
 }
