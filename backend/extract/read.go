@@ -48,6 +48,12 @@ type Document struct {
 	Pages    []PageSpan     // PDF only: byte range of each page in Text, 1-based page numbers
 	Meta     map[string]any // md front matter, pdf info, csv columns, etc.
 	Tags     []string       // from md front matter `tags:`; inline #hashtags are NOT here (heuristics do those later)
+	// Regions are the stretches of Text that are not prose (code, link targets, markup),
+	// sorted by Start and non-overlapping; heuristics read only the prose (structure.go).
+	Regions []Region
+	// Source maps Text offsets back to the file's bytes and lines, for readers whose Text is
+	// not the file's own text (HTML, Markdown with front matter); nil when it is.
+	Source *SourceMap
 }
 
 // PageSpan is the byte range [ByteStart, ByteEnd) of one page in Document.Text, so a chunk
