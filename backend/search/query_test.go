@@ -24,4 +24,3 @@ func TestMatchExpr(t *testing.T) {
 		}
 	}
 }
-
