@@ -30,22 +30,36 @@ type Span struct {
 // re-evaluates the whole MATCH expression over the index (~12 ms). The text is empty when the
 // chunk holds no prose at all (only markup): the caller drops such a result.
 func Snippet(text, query string, width int) (string, []Span) {
+	s, spans, _ := snippet(text, query, width)
+	return s, spans
+}
+
+// snippet is Snippet, and whether the query's words occur in text only inside the markup that
+// the snippet leaves out (a YAML comment, a link's address, a reference definition): a chunk
+// found by keyword search for such words matched the source, not anything a reader sees.
+func snippet(text, query string, width int) (string, []Span, bool) {
 	terms := highlightTerms(query)
 	prose, code := proseParts(text)
 	pick := prose
 	if len(terms) > 0 && !hasHit(prose, terms) && hasHit(code, terms) {
 		pick = code
 	}
-	return excerpt(strings.Join(strings.Fields(pick), " "), terms, width)
+	s, spans := excerpt(strings.Join(strings.Fields(pick), " "), terms, width)
+	return s, spans, len(spans) == 0 && len(terms) > 0 && hasHit(text, terms)
 }
 
-// highlightTerms are the query's words that a snippet marks: no stop words, no single letters,
-// stemmed so that a match by prefix covers the word's other endings.
-func highlightTerms(query string) []string {
-	var terms []string
+// highlightTerm is one query word a snippet marks. A word of the text matches when it starts
+// with prefix (the word as typed, one common ending stripped: prefix search, plurals) or has the
+// same Porter stem as the index gives the query word ("decoder" finds "decode" and "decoding"),
+// so that what is highlighted is what keyword search matched.
+type highlightTerm struct{ prefix, porter string }
+
+// highlightTerms are the query's words that a snippet marks: no stop words, no single letters.
+func highlightTerms(query string) []highlightTerm {
+	var terms []highlightTerm
 	for _, w := range words(query) {
 		if !stopWords[w] && len(w) > 1 {
-			terms = append(terms, stem(w))
+			terms = append(terms, highlightTerm{stem(w), string(porterStem([]byte(w)))})
 		}
 	}
 	return terms
@@ -57,7 +71,7 @@ type token struct {
 }
 
 // tokenize splits text into words (letters and digits) and marks those that match a term.
-func tokenize(text string, terms []string) []token {
+func tokenize(text string, terms []highlightTerm) []token {
 	var toks []token
 	for i := 0; i < len(text); {
 		r, n := utf8.DecodeRuneInString(text[i:])
@@ -75,8 +89,16 @@ func tokenize(text string, terms []string) []token {
 		}
 		w := strings.ToLower(text[i:j])
 		hit := false
+		var ws string // w's Porter stem, computed once if needed
 		for _, t := range terms {
-			if strings.HasPrefix(w, t) {
+			if strings.HasPrefix(w, t.prefix) {
+				hit = true
+				break
+			}
+			if ws == "" {
+				ws = string(porterStem([]byte(w)))
+			}
+			if ws == t.porter {
 				hit = true
 				break
 			}
@@ -87,7 +109,7 @@ func tokenize(text string, terms []string) []token {
 	return toks
 }
 
-func hasHit(text string, terms []string) bool {
+func hasHit(text string, terms []highlightTerm) bool {
 	for _, t := range tokenize(text, terms) {
 		if t.hit {
 			return true
@@ -98,7 +120,7 @@ func hasHit(text string, terms []string) bool {
 
 // excerpt is the window of width words with the most hits (the first such window) in text,
 // whose whitespace is already collapsed, with "…" where it was cut.
-func excerpt(text string, terms []string, width int) (string, []Span) {
+func excerpt(text string, terms []highlightTerm, width int) (string, []Span) {
 	toks := tokenize(text, terms)
 	if len(toks) == 0 {
 		return "", []Span{}

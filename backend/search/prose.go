@@ -44,6 +44,8 @@ var (
 	// Strong and emphasis marks around words; a mark inside a word (snake_case) is not one.
 	strong   = regexp.MustCompile(`(\*\*|__)([^*_\s](?:[^*_]*[^*_\s])?)(\*\*|__)`)
 	emphasis = regexp.MustCompile(`(^|[\s(\["'])[*_]([^*_\s](?:[^*_]*[^*_\s])?)[*_]([\s)\]"'.,;:!?]|$)`)
+	// A backslash escape of ASCII punctuation ("SSL\_get", "\<string\[]>").
+	escaped = regexp.MustCompile("\\\\([!-/:-@\\[-`{-~])")
 	// Tags of HTML elements. Only element names, and in lower case, so that generics in code
 	// (Vec<String>, Option<T>) and comparisons (a < b) stay as they are.
 	htmlTag = regexp.MustCompile(`</?(a|abbr|b|br|code|dd|del|details|div|dl|dt|em|h[1-6]|hr|i|img|ins|kbd|li|ol|p|pre|s|small|span|strong|sub|summary|sup|table|tbody|td|th|thead|tr|u|ul)(\s[^<>]*)?/?>`)
@@ -55,10 +57,17 @@ func proseParts(text string) (prose, code string) {
 	text = htmlComment.ReplaceAllStringFunc(text, func(c string) string {
 		return strings.Repeat("\n", strings.Count(c, "\n")) // keep line structure
 	})
-	var p, c strings.Builder
+	var p, c, para strings.Builder
+	// Inline markup is removed per paragraph, not per line: a link's text is often wrapped
+	// ("[Chrome's 'modern\ncryptography' setting][]").
+	flush := func() {
+		p.WriteString(inline(para.String()))
+		para.Reset()
+	}
 	inFence := false
 	for _, line := range strings.Split(text, "\n") {
 		if fence.MatchString(line) {
+			flush()
 			inFence = !inFence
 			continue
 		}
@@ -66,33 +75,41 @@ func proseParts(text string) (prose, code string) {
 			c.WriteString(line + "\n")
 			continue
 		}
-		if refDef.MatchString(line) || rule.MatchString(line) || tableRule.MatchString(line) {
+		if refDef.MatchString(line) || rule.MatchString(line) || tableRule.MatchString(line) || strings.TrimSpace(line) == "" {
+			flush()
 			p.WriteString("\n")
 			continue
 		}
-		p.WriteString(inline(line) + "\n")
+		para.WriteString(blockMarks(line) + "\n")
 	}
+	flush()
 	return p.String(), c.String()
 }
 
-// inline removes the markup of one line of prose.
-func inline(line string) string {
+// blockMarks removes the marks that open a line: heading, block quote, list bullet, table pipes.
+func blockMarks(line string) string {
 	line = headingMark.ReplaceAllString(line, "")
 	line = quoteMark.ReplaceAllString(line, "")
 	line = bulletMark.ReplaceAllString(line, "")
 	if t := strings.TrimSpace(line); strings.HasPrefix(t, "|") && strings.HasSuffix(t, "|") {
 		line = strings.ReplaceAll(strings.Trim(t, "|"), "|", " · ")
 	}
-	line = image.ReplaceAllString(line, "$1")
-	line = link.ReplaceAllString(line, "$1")
-	line = refLink.ReplaceAllString(line, "$1")
-	line = autolink.ReplaceAllString(line, "$1")
-	line = codeSpan.ReplaceAllString(line, "$2")
-	line = strong.ReplaceAllString(line, "$2")
-	line = emphasis.ReplaceAllString(line, "$1$2$3")
-	line = htmlTag.ReplaceAllString(line, " ")
-	if strings.Contains(line, "&") {
-		line = html.UnescapeString(line)
-	}
 	return line
+}
+
+// inline removes the inline markup of a paragraph.
+func inline(text string) string {
+	text = image.ReplaceAllString(text, "$1")
+	text = link.ReplaceAllString(text, "$1")
+	text = refLink.ReplaceAllString(text, "$1")
+	text = autolink.ReplaceAllString(text, "$1")
+	text = codeSpan.ReplaceAllString(text, "$2")
+	text = strong.ReplaceAllString(text, "$2")
+	text = emphasis.ReplaceAllString(text, "$1$2$3")
+	text = htmlTag.ReplaceAllString(text, " ")
+	text = escaped.ReplaceAllString(text, "$1")
+	if strings.Contains(text, "&") {
+		text = html.UnescapeString(text)
+	}
+	return text
 }

@@ -227,8 +227,8 @@ func (s *Searcher) Search(ctx context.Context, q Query) (*Response, error) {
 	})
 	// Highlighted excerpts, only for what is shown. Texts are read a few candidates at a time:
 	// a candidate whose chunk holds no prose (only a reference-definition block or an HTML
-	// comment, in a document stored from Markdown source) is no result on its own, and the
-	// next one takes its place.
+	// comment, in a document stored from Markdown source) is no result on its own, nor is one
+	// that keyword search found only by words inside its markup; the next one takes its place.
 	seenDoc := map[string]bool{}
 	for next := 0; next < len(list) && len(resp.Results) < q.Limit; {
 		var batch []*cand
@@ -257,9 +257,9 @@ func (s *Searcher) Search(ctx context.Context, q Query) (*Response, error) {
 			if !ok {
 				t = h.Snippet // the chunk's opening, as the store gave it
 			}
-			snippet, spans := Snippet(t, q.Text, 32)
-			if snippet == "" {
-				continue
+			snippet, spans, inMarkup := snippet(t, q.Text, 32)
+			if _, byMeaning := c.modes["vector"]; snippet == "" || inMarkup && !byMeaning {
+				continue // only markup, or found only by words in its markup
 			}
 			seenDoc[h.DocumentID] = true
 			resp.Results = append(resp.Results, Result{DocumentID: h.DocumentID, Path: h.Path, Title: h.Title, ChunkID: h.ChunkID,
