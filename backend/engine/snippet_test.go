@@ -100,6 +100,9 @@ func checkSnippet(t *testing.T, q, mode string, r engine.SearchResult) {
 	if m := markup.FindString(r.Snippet); m != "" {
 		t.Errorf("%s: snippet shows markup %q: %q", where, m, r.Snippet)
 	}
+	if strings.Contains(r.Heading, "`") || markup.MatchString(r.Heading) {
+		t.Errorf("%s: heading shows markup: %q", where, r.Heading)
+	}
 	if r.Highlights == nil {
 		t.Errorf("%s: highlights is null, not []", where)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -263,7 +264,7 @@ func (s *Searcher) Search(ctx context.Context, q Query) (*Response, error) {
 			}
 			seenDoc[h.DocumentID] = true
 			resp.Results = append(resp.Results, Result{DocumentID: h.DocumentID, Path: h.Path, Title: h.Title, ChunkID: h.ChunkID,
-				Snippet: snippet, Highlights: spans, LineStart: h.LineStart, LineEnd: h.LineEnd, Page: h.Page, Heading: h.Heading,
+				Snippet: snippet, Highlights: spans, LineStart: h.LineStart, LineEnd: h.LineEnd, Page: h.Page, Heading: strings.TrimSpace(inline(h.Heading)),
 				Score: round(c.score), Modes: c.modes})
 		}
 	}
