@@ -78,12 +78,13 @@ func TestProseRemovesMarkup(t *testing.T) {
 		"<!-- YAML\nadded: v0.11.4\n-->\n\n" +
 		"<a id=\"x509\"></a>The [certificate object][] is **returned** by [`tls.connect()`](tls.md#connect) and _signed_.\n" +
 		"* a *bullet* with snake_case_name and Vec<String> when a < b &amp; c\n" +
+		"Python's __init__ runs; 2 * 3 * 4 is 24.\n" +
 		"| col | two |\n|-----|:---:|\n| a | b |\n" +
 		"```js\nconst cert = new Certificate();\n```\n" +
 		"[certificate object]: #certificate-object\n" +
 		"[`tls.connect()`]: https://nodejs.org/api/tls.html\n"
 	got := strings.Join(strings.Fields(Prose(in)), " ")
-	want := "Class: Certificate The certificate object is returned by tls.connect() and signed. a bullet with snake_case_name and Vec<String> when a < b & c col · two a · b"
+	want := "Class: Certificate The certificate object is returned by tls.connect() and signed. a bullet with snake_case_name and Vec<String> when a < b & c Python's __init__ runs; 2 * 3 * 4 is 24. col · two a · b"
 	if got != want {
 		t.Errorf("prose\n got %q\nwant %q", got, want)
 	}

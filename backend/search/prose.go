@@ -41,8 +41,10 @@ var (
 	autolink = regexp.MustCompile(`<((https?|mailto):[^<>\s]+)>`)
 	// Code spans keep their content without the backticks.
 	codeSpan = regexp.MustCompile("(`+)([^`]+?)(`+)")
-	// Strong and emphasis marks around words; a mark inside a word (snake_case) is not one.
-	strong   = regexp.MustCompile(`(\*\*|__)([^*_\s](?:[^*_]*[^*_\s])?)(\*\*|__)`)
+	// Strong and emphasis marks around words; a mark inside a word (snake_case) is not one, and
+	// "__" is left alone: in plain text and code it is Python's __init__ far more often than
+	// Markdown's rarer spelling of **strong**.
+	strong   = regexp.MustCompile(`\*\*([^*\s](?:[^*]*[^*\s])?)\*\*`)
 	emphasis = regexp.MustCompile(`(^|[\s(\["'])[*_]([^*_\s](?:[^*_]*[^*_\s])?)[*_]([\s)\]"'.,;:!?]|$)`)
 	// A backslash escape of ASCII punctuation ("SSL\_get", "\<string\[]>").
 	escaped = regexp.MustCompile("\\\\([!-/:-@\\[-`{-~])")
@@ -104,7 +106,7 @@ func inline(text string) string {
 	text = refLink.ReplaceAllString(text, "$1")
 	text = autolink.ReplaceAllString(text, "$1")
 	text = codeSpan.ReplaceAllString(text, "$2")
-	text = strong.ReplaceAllString(text, "$2")
+	text = strong.ReplaceAllString(text, "$1")
 	text = emphasis.ReplaceAllString(text, "$1$2$3")
 	text = htmlTag.ReplaceAllString(text, " ")
 	text = escaped.ReplaceAllString(text, "$1")
