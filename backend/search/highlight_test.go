@@ -88,6 +88,9 @@ func TestProseRemovesMarkup(t *testing.T) {
 	if got != want {
 		t.Errorf("prose\n got %q\nwant %q", got, want)
 	}
+	if got := strings.Join(strings.Fields(Prose("state A --> state B\nthen C")), " "); got != "state A --> state B then C" {
+		t.Errorf("an arrow is not a comment's end: %q", got)
+	}
 	// Code matched only in the block: the code is the snippet.
 	if s, _ := Snippet(in, "const", 20); !strings.Contains(s, "const cert = new Certificate();") {
 		t.Errorf("code-only match: %q", s)

@@ -20,8 +20,9 @@ func Prose(text string) string {
 var (
 	// An HTML comment, or one left open at the chunk's end (a chunk may cut it in two).
 	htmlComment = regexp.MustCompile(`(?s)<!--.*?(-->|$)`)
-	// The tail of a comment opened in the previous chunk: the chunk starts inside it.
-	commentTail = regexp.MustCompile(`(?s)^[^<]*?-->`)
+	// The tail of a comment opened in the previous chunk: the chunk starts inside it. The
+	// closer must end its line, so that an arrow in prose ("A --> B") is not taken for one.
+	commentTail = regexp.MustCompile(`(?s)^[^<]*?-->[ \t]*(\n|$)`)
 	// A link reference definition: "[label]: destination" (CommonMark allows 3 spaces of indent).
 	refDef = regexp.MustCompile(`^ {0,3}\[[^\]]+\]:\s*\S`)
 	// A fence line of a fenced code block.
@@ -55,7 +56,9 @@ var (
 
 // proseParts splits text into its prose (markup removed, see Prose) and its code blocks.
 func proseParts(text string) (prose, code string) {
-	text = commentTail.ReplaceAllString(text, "")
+	if m := commentTail.FindString(text); m != "" {
+		text = strings.Repeat("\n", strings.Count(m, "\n")) + text[len(m):] // keep line structure
+	}
 	text = htmlComment.ReplaceAllStringFunc(text, func(c string) string {
 		return strings.Repeat("\n", strings.Count(c, "\n")) // keep line structure
 	})
