@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/spf13/cobra"
 
@@ -28,6 +29,7 @@ func searchCmd(g *globals) *cobra.Command {
 			return g.run(c, func(ctx context.Context, e *engine.Engine) (any, error) { return e.Search(ctx, r) },
 				func(w io.Writer, v any) {
 					resp := v.(*engine.SearchResponse)
+					bold := isTerminal(w) && g.io.Getenv("NO_COLOR") == ""
 					if resp.Notice != "" {
 						fmt.Fprintf(w, "(%s)\n", resp.Notice)
 					}
@@ -44,7 +46,7 @@ func searchCmd(g *globals) *cobra.Command {
 						if res.Heading != "" {
 							fmt.Fprintf(w, "    § %s\n", res.Heading)
 						}
-						fmt.Fprintf(w, "    %s\n", strings.Join(strings.Fields(res.Snippet), " "))
+						fmt.Fprintf(w, "    %s\n", marked(res.Snippet, res.Highlights, bold))
 					}
 					if len(resp.Results) == 0 {
 						fmt.Fprintln(w, "No results.")
@@ -64,4 +66,26 @@ func searchCmd(g *globals) *cobra.Command {
 	cmd.Flags().StringVar(&r.To, "to", "", "only documents dated on or before (YYYY-MM-DD)")
 	cmd.Flags().BoolVar(&r.PerDocument, "per-document", false, "at most one result per document")
 	return cmd
+}
+
+// marked renders a snippet for a person: the highlighted words in bold on a terminal, in
+// [brackets] when the output goes to a file or a pipe. Only this human renderer marks words;
+// --json gives the plain snippet and its highlights (UTF-16 offsets, see engine.SearchHighlight).
+func marked(snippet string, spans []engine.SearchHighlight, bold bool) string {
+	open, closing := "[", "]"
+	if bold {
+		open, closing = "\x1b[1m", "\x1b[22m"
+	}
+	u := utf16.Encode([]rune(snippet))
+	var b strings.Builder
+	pos := 0
+	for _, s := range spans {
+		if s.Start < pos || s.End <= s.Start || s.End > len(u) {
+			continue // not from this snippet: show the text unmarked rather than cut
+		}
+		b.WriteString(string(utf16.Decode(u[pos:s.Start])) + open + string(utf16.Decode(u[s.Start:s.End])) + closing)
+		pos = s.End
+	}
+	b.WriteString(string(utf16.Decode(u[pos:])))
+	return b.String()
 }

@@ -32,6 +32,9 @@ type SearchRequest struct {
 // SearchResult is one cited hit of a SearchResponse.
 type SearchResult = search.Result
 
+// SearchHighlight is one matched word in a result's snippet, in UTF-16 code units.
+type SearchHighlight = search.Span
+
 // SearchResponse is a search's results, with the embedder that answered so a client (an AI
 // agent especially) can adapt its queries: keywords for a static space, prose for a semantic one.
 type SearchResponse struct {

@@ -174,8 +174,20 @@ func TestEveryToolAndAction(t *testing.T) {
 	// search, with filters, and the embedder block
 	r = call(t, c, "search", map[string]any{"query": "heron river", "limit": 5, "filters": map[string]any{"tag": "birds", "per_document": true}})
 	res := r.data["results"].([]any)
-	if r.isError || len(res) != 1 || res[0].(map[string]any)["document_id"] != docID || !strings.Contains(res[0].(map[string]any)["snippet"].(string), "«") {
+	if r.isError || len(res) != 1 || res[0].(map[string]any)["document_id"] != docID {
 		t.Fatalf("search: %s", r.text)
+	}
+	// The snippet is plain text; highlights point at the matched words.
+	hit := res[0].(map[string]any)
+	snippet, hl := hit["snippet"].(string), hit["highlights"].([]any)
+	if strings.ContainsAny(snippet, "«»") || len(hl) == 0 {
+		t.Fatalf("snippet %q, highlights %v", snippet, hl)
+	}
+	for _, h := range hl {
+		span := h.(map[string]any)
+		if w := strings.ToLower(snippet[int(span["start"].(float64)):int(span["end"].(float64))]); !strings.HasPrefix(w, "heron") && w != "river" {
+			t.Errorf("highlight %v is %q in %q", span, w, snippet)
+		}
 	}
 	if emb := r.data["embedder"].(map[string]any); emb["actual_provider"] != "static" || emb["semantic_quality"] != "low" {
 		t.Fatalf("embedder: %v", emb)

@@ -26,7 +26,7 @@ const ingestSchema = `{
   "additionalProperties": false
 }`
 
-const searchDesc = `Search everything Strata holds (documents, notes, files) and get cited passages: each result has document_id, path, title, chunk_id, a snippet with the matched terms marked «like this», line_start/line_end, page and heading, the fused score and which modes found it (keyword, vector) with their scores.
+const searchDesc = `Search everything Strata holds (documents, notes, files) and get cited passages: each result has document_id, path, title, chunk_id, a snippet (plain text: the prose around the best matches, no markup and no markers) with highlights, the matched words as [{start, end}] offsets into the snippet counted in UTF-16 code units (as JavaScript slices; equal to character offsets for ASCII), line_start/line_end, page and heading, the fused score and which modes found it (keyword, vector) with their scores.
 The answer's "embedder" block says which embedder really answered: when is_fallback_active is true (static hash vectors, semantic_quality "low"), prefer specific keywords and names from the documents; when semantic_quality is "high" (Ollama), natural-language questions work well.
 Read a whole document with the resource strata://documents/{document_id}.`
 

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -23,21 +22,5 @@ func TestMatchExpr(t *testing.T) {
 		if got := MatchExpr(in); got != want {
 			t.Errorf("MatchExpr(%q) = %s, want %s", in, got, want)
 		}
-	}
-}
-
-func TestHighlight(t *testing.T) {
-	text := "Preamble. The licenses for most software are designed to take away your freedom to share and change it. By contrast, the GNU General Public License is intended to guarantee your freedom to share and change free software."
-	got := Highlight(text, "can I share free softwares?", 12)
-	for _, want := range []string{"«share»", "«free»", "«software»"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("highlight %q lacks %s", got, want)
-		}
-	}
-	if strings.Contains(got, "«can»") || !strings.HasPrefix(got, "…") {
-		t.Errorf("stop words are not highlighted and a cut start is marked: %q", got)
-	}
-	if Highlight("", "x", 5) != "" || Highlight("a b c", "", 5) != "a b c" {
-		t.Error("edge cases")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -72,7 +73,8 @@ type Result struct {
 	Path       string             `json:"path,omitempty"`
 	Title      string             `json:"title"`
 	ChunkID    string             `json:"chunk_id"`
-	Snippet    string             `json:"snippet"`
+	Snippet    string             `json:"snippet"`    // plain text: prose around the best matches, no markers
+	Highlights []Span             `json:"highlights"` // the matched words in Snippet, in UTF-16 code units (see Span)
 	LineStart  int                `json:"line_start"`
 	LineEnd    int                `json:"line_end"`
 	Page       int                `json:"page,omitempty"`
@@ -224,36 +226,47 @@ func (s *Searcher) Search(ctx context.Context, q Query) (*Response, error) {
 		}
 		return list[i].hit.ChunkID < list[j].hit.ChunkID
 	})
+	// Highlighted excerpts, only for what is shown. Texts are read a few candidates at a time:
+	// a candidate whose chunk holds no prose (only a reference-definition block or an HTML
+	// comment, in a document stored from Markdown source) is no result on its own, nor is one
+	// that keyword search found only by words inside its markup; the next one takes its place.
 	seenDoc := map[string]bool{}
-	var chosen []*cand
-	for _, c := range list {
-		if len(chosen) == q.Limit {
-			break
+	for next := 0; next < len(list) && len(resp.Results) < q.Limit; {
+		var batch []*cand
+		for ; next < len(list) && len(batch) < max(q.Limit-len(resp.Results), 8); next++ {
+			if c := list[next]; !q.PerDocument || !seenDoc[c.hit.DocumentID] {
+				batch = append(batch, c)
+			}
 		}
-		if q.PerDocument {
-			if seenDoc[c.hit.DocumentID] {
+		rowids := make([]int64, len(batch))
+		for i, c := range batch {
+			rowids[i] = c.hit.ChunkRowID
+		}
+		texts, err := store.ChunkTexts(ctx, s.DB.Reader(), rowids)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range batch {
+			if len(resp.Results) == q.Limit {
+				break
+			}
+			h := c.hit
+			if q.PerDocument && seenDoc[h.DocumentID] {
 				continue
 			}
-			seenDoc[c.hit.DocumentID] = true
+			t, ok := texts[h.ChunkRowID]
+			if !ok {
+				t = h.Snippet // the chunk's opening, as the store gave it
+			}
+			snippet, spans, inMarkup := snippet(t, q.Text, 32)
+			if _, byMeaning := c.modes["vector"]; snippet == "" || inMarkup && !byMeaning {
+				continue // only markup, or found only by words in its markup
+			}
+			seenDoc[h.DocumentID] = true
+			resp.Results = append(resp.Results, Result{DocumentID: h.DocumentID, Path: h.Path, Title: h.Title, ChunkID: h.ChunkID,
+				Snippet: snippet, Highlights: spans, LineStart: h.LineStart, LineEnd: h.LineEnd, Page: h.Page, Heading: strings.TrimSpace(inline(h.Heading)),
+				Score: round(c.score), Modes: c.modes})
 		}
-		chosen = append(chosen, c)
-	}
-	// Highlighted excerpts, only for what is shown.
-	rowids := make([]int64, len(chosen))
-	for i, c := range chosen {
-		rowids[i] = c.hit.ChunkRowID
-	}
-	texts, err := store.ChunkTexts(ctx, s.DB.Reader(), rowids)
-	if err != nil {
-		return nil, err
-	}
-	for _, c := range chosen {
-		h := c.hit
-		if t, ok := texts[h.ChunkRowID]; ok {
-			h.Snippet = Highlight(t, q.Text, 32)
-		}
-		resp.Results = append(resp.Results, Result{DocumentID: h.DocumentID, Path: h.Path, Title: h.Title, ChunkID: h.ChunkID, Snippet: h.Snippet,
-			LineStart: h.LineStart, LineEnd: h.LineEnd, Page: h.Page, Heading: h.Heading, Score: round(c.score), Modes: c.modes})
 	}
 	resp.TookMS = float64(time.Since(start).Microseconds()) / 1000
 	return resp, nil

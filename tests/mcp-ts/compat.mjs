@@ -27,7 +27,9 @@ async function exercise(label, transport, word) {
   if (ing.isError || ing.structuredContent?.created !== true) fail(`${label}: ingest ${JSON.stringify(ing)}`);
   const found = await client.callTool({ name: "search", arguments: { query: word, limit: 3 } });
   const top = found.structuredContent?.results?.[0];
-  if (found.isError || top?.title !== word || !top.snippet.includes("«")) fail(`${label}: search ${JSON.stringify(found)}`);
+  // The snippet is plain text; highlights are UTF-16 offsets, which is how JavaScript slices.
+  const marked = (top?.highlights ?? []).map((h) => top.snippet.slice(h.start, h.end));
+  if (found.isError || top?.title !== word || top.snippet.includes("«") || !marked.includes(word)) fail(`${label}: search ${JSON.stringify(found)}`);
   if (found.structuredContent.embedder?.actual_provider === undefined) fail(`${label}: no embedder block`);
   const bad = await client.callTool({ name: "entity", arguments: { action: "nope" } });
   if (!bad.isError || !bad.content[0].text.includes('"VALIDATION_ERROR"')) fail(`${label}: error envelope ${JSON.stringify(bad)}`);

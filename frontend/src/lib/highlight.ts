@@ -1,22 +1,29 @@
-// Search snippets mark matched words as «word» (backend/search). The UI renders each marked run
-// as <mark> and everything else as text: the helpers here split a snippet into segments that
-// components render as text nodes, so no snippet text ever reaches innerHTML.
+// Search snippets are plain text; the words that matched come as highlights, offsets into the
+// snippet in UTF-16 code units (backend/search.Span), which is how JavaScript strings index, so
+// `snippet.slice(start, end)` is the matched word. The helpers here split a snippet into
+// segments that components render as text nodes, so no snippet text ever reaches innerHTML.
 
 export interface Segment {
   text: string;
   mark: boolean;
 }
 
-const OPEN = '«';
-const CLOSE = '»';
+/** One matched word: [start, end) in UTF-16 code units of the snippet. */
+export interface Highlight {
+  start: number;
+  end: number;
+}
 
 /**
- * Splits a snippet into plain and marked segments. An unmatched « marks nothing (it is kept as
- * text), a stray » is kept as text, and empty marks are dropped; adjacent segments of the same
- * kind are merged.
+ * Splits a snippet into plain and marked segments by its highlights. Highlights that are out of
+ * range, empty, or overlap an earlier one are ignored (the text is shown unmarked rather than
+ * cut or repeated); they need not be sorted. Adjacent segments of the same kind are merged.
  */
-export function parseSnippet(snippet: string | null | undefined): Segment[] {
+export function segments(snippet: string | null | undefined, highlights: Highlight[] | null | undefined): Segment[] {
   const s = snippet ?? '';
+  const spans = [...(highlights ?? [])]
+    .filter((h) => Number.isInteger(h.start) && Number.isInteger(h.end) && h.start >= 0 && h.end > h.start && h.end <= s.length)
+    .sort((a, b) => a.start - b.start || a.end - b.end);
   const out: Segment[] = [];
   const push = (text: string, mark: boolean) => {
     if (text === '') return;
@@ -24,37 +31,15 @@ export function parseSnippet(snippet: string | null | undefined): Segment[] {
     if (last && last.mark === mark) last.text += text;
     else out.push({ text, mark });
   };
-  let i = 0;
-  while (i < s.length) {
-    const open = s.indexOf(OPEN, i);
-    if (open < 0) {
-      push(s.slice(i), false);
-      break;
-    }
-    const close = s.indexOf(CLOSE, open + 1);
-    if (close < 0) {
-      push(s.slice(i), false);
-      break;
-    }
-    // A second « before the closing »: the first one is literal text.
-    const reopen = s.indexOf(OPEN, open + 1);
-    if (reopen >= 0 && reopen < close) {
-      push(s.slice(i, reopen), false);
-      i = reopen;
-      continue;
-    }
-    push(s.slice(i, open), false);
-    push(s.slice(open + 1, close), true);
-    i = close + 1;
+  let pos = 0;
+  for (const h of spans) {
+    if (h.start < pos) continue; // overlaps the previous highlight
+    push(s.slice(pos, h.start), false);
+    push(s.slice(h.start, h.end), true);
+    pos = h.end;
   }
+  push(s.slice(pos), false);
   return out;
-}
-
-/** The snippet without its marks (for titles and copying). */
-export function plainSnippet(snippet: string | null | undefined): string {
-  return parseSnippet(snippet)
-    .map((s) => s.text)
-    .join('');
 }
 
 const entities: Record<string, string> = {
@@ -75,8 +60,8 @@ export function escapeHtml(text: string): string {
  * function writes itself. The components render segments instead; this exists for places that
  * need a string (copying as HTML) and pins the escaping rules in tests.
  */
-export function snippetToHtml(snippet: string | null | undefined): string {
-  return parseSnippet(snippet)
+export function snippetToHtml(snippet: string | null | undefined, highlights: Highlight[] | null | undefined): string {
+  return segments(snippet, highlights)
     .map((s) => (s.mark ? `<mark>${escapeHtml(s.text)}</mark>` : escapeHtml(s.text)))
     .join('');
 }

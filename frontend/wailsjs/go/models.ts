@@ -308,12 +308,17 @@ export namespace search {
 	    title: string;
 	    chunk_id: string;
 	    snippet: string;
+	    highlights: Span[];
 	    line_start: number;
 	    line_end: number;
 	    page?: number;
 	    heading?: string;
 	    score: number;
 	    modes: Record<string, number>;
+	}
+	export interface Span {
+	    start: number;
+	    end: number;
 	}
 
 }
