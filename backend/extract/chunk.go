@@ -17,6 +17,9 @@ type Span struct {
 	LineStart int // 1-based, inclusive
 	LineEnd   int
 	Page      int // 1-based page of ByteStart for paged formats (PDF); 0 otherwise
+	// Lines is the file's line of each line of Text, set when the file's lines are not Text's
+	// (HTML): a document view numbers the extracted lines with the lines search cites.
+	Lines []int
 }
 
 // ChunkOptions sizes chunks; zero values take the defaults.

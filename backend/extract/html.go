@@ -54,7 +54,8 @@ type htmlReader struct {
 	truncated bool
 	firstH1   string
 	nodes     int
-	items     []*listItem // open <li> elements, innermost last
+	items     []*listItem  // open <li> elements, innermost last
+	used      []*html.Node // text nodes (and images) read, in reading order, for the source map
 	ctx       context.Context
 	err       error
 }
@@ -101,6 +102,7 @@ func readHTML(ctx context.Context, text string, lim Limits) (*Document, error) {
 	if doc.Text != "" {
 		doc.Text += "\n"
 	}
+	doc.Source = alignWords(doc.Text, text, wordsOf(text, r.used, textNodeSpans(text, root)))
 	if doc.Title == "" {
 		doc.Title = r.firstH1
 	}
@@ -249,6 +251,7 @@ func (r *htmlReader) walk(n *html.Node, inArticle bool) {
 		}
 		switch c.Type {
 		case html.TextNode:
+			r.used = append(r.used, c)
 			// Line breaks in the source are just spaces; only <br> breaks a line.
 			r.para.WriteString(strings.Map(func(r rune) rune {
 				if r == '\n' || r == '\r' {
@@ -270,7 +273,7 @@ func (r *htmlReader) element(n *html.Node, inArticle bool) {
 	switch {
 	case headingLevel(a) > 0:
 		r.endBlock()
-		t := collapseSpace(textOf(n))
+		t := collapseSpace(r.textOf(n))
 		if t == "" {
 			return
 		}
@@ -290,7 +293,7 @@ func (r *htmlReader) element(n *html.Node, inArticle bool) {
 	case a == atom.Pre:
 		r.endBlock()
 		r.blankLine()
-		code := strings.Trim(textOf(n), "\n")
+		code := strings.Trim(r.textOf(n), "\n")
 		code = strings.ReplaceAll(code, "```", "` ` `") // keep our fence closed
 		r.out.WriteString("```\n" + code + "\n```\n\n")
 	case a == atom.Table:
@@ -301,6 +304,7 @@ func (r *htmlReader) element(n *html.Node, inArticle bool) {
 	case a == atom.Img:
 		// alt text of content images is often the only description; decorative ones have none.
 		if alt := collapseSpace(attr(n, "alt")); alt != "" {
+			r.used = append(r.used, n)
 			r.para.WriteString(" " + alt + " ")
 		}
 	case (a == atom.Ul || a == atom.Ol) && len(r.items) == 0:
@@ -333,14 +337,14 @@ func (r *htmlReader) table(t *html.Node) {
 				var cells []string
 				for td := c.FirstChild; td != nil; td = td.NextSibling {
 					if td.Type == html.ElementNode && (td.DataAtom == atom.Td || td.DataAtom == atom.Th) {
-						cells = append(cells, collapseSpace(textOf(td)))
+						cells = append(cells, collapseSpace(r.textOf(td)))
 					}
 				}
 				if strings.Join(cells, "") != "" {
 					r.out.WriteString(strings.Join(cells, " | ") + "\n")
 				}
 			case atom.Caption:
-				if s := collapseSpace(textOf(c)); s != "" {
+				if s := collapseSpace(r.textOf(c)); s != "" {
 					r.out.WriteString(s + "\n")
 				}
 			case atom.Thead, atom.Tbody, atom.Tfoot:
@@ -430,14 +434,25 @@ func headingLevel(a atom.Atom) int {
 	return 0
 }
 
-// textOf concatenates the text under n, skipping scripts and other non-content elements.
-func textOf(n *html.Node) string {
+// textOf is the package textOf that records the nodes read for the source map.
+func (r *htmlReader) textOf(n *html.Node) string {
+	return textOfVisit(n, func(t *html.Node) { r.used = append(r.used, t) })
+}
+
+func textOf(n *html.Node) string { return textOfVisit(n, nil) }
+
+// textOfVisit concatenates the text under n, skipping scripts and other non-content elements;
+// visit, if not nil, sees each text node read.
+func textOfVisit(n *html.Node, visit func(*html.Node)) string {
 	var b strings.Builder
 	var rec func(*html.Node)
 	rec = func(n *html.Node) {
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			switch c.Type {
 			case html.TextNode:
+				if visit != nil {
+					visit(c)
+				}
 				b.WriteString(c.Data)
 			case html.ElementNode:
 				if skipTags[c.DataAtom] {

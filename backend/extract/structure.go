@@ -77,6 +77,18 @@ func (m *SourceMap) Offset(off int) int {
 	return s[i].SourceStart + off - s[i].TextStart
 }
 
+// offsetBefore is the source offset just after Text[:end]'s last mapped byte: the exclusive
+// end of a range, which must not run on into the next segment as Offset(end) would.
+func (m *SourceMap) offsetBefore(end int) int {
+	s := m.Segments
+	i := sort.Search(len(s), func(i int) bool { return s[i].TextStart >= end })
+	if i == 0 {
+		return m.Offset(end)
+	}
+	p := s[i-1]
+	return p.SourceStart + min(end-p.TextStart, p.Len)
+}
+
 // Line is the 1-based source line holding source byte offset srcOff.
 func (m *SourceMap) Line(srcOff int) int {
 	return sort.SearchInts(m.lines, srcOff+1)
