@@ -32,6 +32,7 @@ func ChunkDocument(doc *Document, o ChunkOptions) []Span {
 		for _, s := range Chunk(doc.Text[p.ByteStart:p.ByteEnd], o) {
 			s.ByteStart += p.ByteStart
 			s.ByteEnd += p.ByteStart
+			s.TextStart, s.TextEnd = s.ByteStart, s.ByteEnd
 			s.LineStart += line - 1
 			s.LineEnd += line - 1
 			s.Page = p.Page
