@@ -80,7 +80,8 @@ func (in *Ingester) Analyze(ctx context.Context, job store.Job) (*Analysis, erro
 	chunks := make([]store.Chunk, len(spans))
 	for i, s := range spans {
 		chunks[i] = store.Chunk{ChunkID: ids.Chunk(doc.DocumentID, i, ids.Hash(s.Text)), DocumentID: doc.DocumentID, Ordinal: i, Text: s.Text,
-			Heading: s.Heading, ByteStart: s.ByteStart, ByteEnd: s.ByteEnd, LineStart: s.LineStart, LineEnd: s.LineEnd, Page: s.Page}
+			Heading: s.Heading, ByteStart: s.ByteStart, ByteEnd: s.ByteEnd, LineStart: s.LineStart, LineEnd: s.LineEnd, Page: s.Page,
+			TextStart: s.TextStart, TextEnd: s.TextEnd, Lines: s.Lines}
 	}
 	vecs, err := in.embedChunks(ctx, chunks)
 	if err != nil {
