@@ -50,11 +50,13 @@ func TestCitationsLandOnSourceLines(t *testing.T) {
 				cited := strings.Join(lines[s.LineStart-1:s.LineEnd], "\n")
 				// Alt text is read from inside a tag, so the raw lines count too.
 				seen := html.UnescapeString(tagRE.ReplaceAllString(cited, "") + "\n" + cited)
+				seen = strings.NewReplacer("`", "", "*", "", "_", "").Replace(seen) // Markdown emphasis and code marks
 				words := contentWords(s.Text)
 				if len(words) == 0 {
 					continue
 				}
 				for _, w := range []string{words[0], words[len(words)-1]} {
+					w = strings.NewReplacer("`", "", "*", "", "_", "").Replace(w)
 					if !strings.Contains(seen, w) {
 						t.Errorf("chunk %d cites lines %d–%d, which do not hold %q\nchunk: %.200q\ncited: %.300q", i, s.LineStart, s.LineEnd, w, s.Text, cited)
 					}
@@ -82,4 +84,43 @@ func contentWords(text string) []string {
 		}
 	}
 	return out
+}
+
+// TestMarkdownReadsAsProse reads a Node.js API doc: link syntax, reference definitions and
+// HTML comments are gone from the text, code stays searchable but is marked as code, and
+// headings are ATX lines marked as headings.
+func TestMarkdownReadsAsProse(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "cite", "tty.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := Read(context.Background(), data, "tty.md", Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lacks(t, doc.Text, "<!--", "YAML", "][]", "]: ", "[`")
+	contains(t, doc.Text, "attached, process.stdin will, by default, be initialized as an instance of\n",
+		"## Class: tty.ReadStream\n", "```\n$ node -p -e \"Boolean(process.stdout.isTTY)\"\n")
+	kindAt := func(s string) RegionKind {
+		at := strings.Index(doc.Text, s)
+		for _, r := range doc.Regions {
+			if r.Start <= at && at < r.End {
+				return r.Kind
+			}
+		}
+		return ""
+	}
+	for s, want := range map[string]RegionKind{
+		"tty.ReadStream and both": RegionCode, "Boolean(process.stdout.isTTY)": RegionCode,
+		"Class: tty.ReadStream": RegionHeading, "by default, be initialized": "",
+	} {
+		if got := kindAt(s); got != want {
+			t.Errorf("%q is in a %q region, want %q", s, got, want)
+		}
+	}
+	for i := 1; i < len(doc.Regions); i++ {
+		if doc.Regions[i].Start < doc.Regions[i-1].End {
+			t.Fatalf("regions overlap: %+v %+v", doc.Regions[i-1], doc.Regions[i])
+		}
+	}
 }
