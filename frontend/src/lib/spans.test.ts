@@ -148,6 +148,7 @@ describe('annotateChunk on a rewritten file (HTML)', () => {
     ]);
     const lines = annotateChunk(html, anns);
     expect(lines.map((l) => l.number)).toEqual([488, 488, 490, 491]);
+    expect(lines.map((l) => l.continued)).toEqual([false, true, false, false]);
     expect(lines[2].segments.find((s) => s.ann)?.text).toBe('2025-01-15');
     expect(lines[2].markers.map((m) => m.label)).toEqual(['2025-01-15']);
   });

@@ -22,6 +22,8 @@ export interface LineSegment {
 
 export interface TextLine {
   number: number;
+  /** The line comes from the same file line as the one before it (HTML: a cell, a list item). */
+  continued: boolean;
   segments: LineSegment[];
   /** Facts on this line (inline ones included), for the gutter. */
   markers: Annotation[];
@@ -203,7 +205,8 @@ export function annotateChunk(
     if (pos < lineEnd || segments.length === 0) segments.push({ text: text.slice(pos, lineEnd) });
     // Several text lines can come from one file line: its markers go on the first of them.
     const n = numbers[i];
-    lines.push({ number: n, segments, markers: i > 0 && numbers[i - 1] === n ? [] : (byLine.get(n) ?? []) });
+    const continued = i > 0 && numbers[i - 1] === n;
+    lines.push({ number: n, continued, segments, markers: continued ? [] : (byLine.get(n) ?? []) });
   });
   return lines;
 }
