@@ -156,7 +156,9 @@ func alignWords(text, source string, words []srcWord) *SourceMap {
 		for j < len(text) && text[j] != ' ' && text[j] != '\n' && text[j] != '\t' {
 			j++
 		}
-		if j > i {
+		// Markers the reader writes (heading '#', list '-', fences, table " | ") are not
+		// words of the file: left out, they cannot break the pair test below.
+		if j > i && strings.Trim(text[i:j], "#-|`") != "" {
 			tws = append(tws, tw{i, j})
 		}
 		i = j
