@@ -106,6 +106,10 @@ func TestMarkdownReadsAsProse(t *testing.T) {
 		t.Fatal(err)
 	}
 	lacks(t, doc.Text, "<!--", "YAML", "][]", "]: ", "[`")
+	md := readMarkdown("AT&amp;T and a\\*b, <br> x [link](http://u) and ![alt text](i.png).\n")
+	if md.Text != "AT&T and a*b,  x link and alt text.\n" {
+		t.Errorf("escapes and references: %q", md.Text)
+	}
 	contains(t, doc.Text, "attached, process.stdin will, by default, be initialized as an instance of\n",
 		"## Class: tty.ReadStream\n", "```\n$ node -p -e \"Boolean(process.stdout.isTTY)\"\n")
 	kindAt := func(s string) RegionKind {

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"sort"
 	"strings"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/yuin/goldmark/extension"
 	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // Markdown is read with goldmark (the CommonMark parser Hugo and Gitea use) rather than by
@@ -153,7 +155,14 @@ func (w *mdWriter) inlines(n ast.Node) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		switch c := c.(type) {
 		case *ast.Text:
-			w.copySeg(c.Segment.Start, c.Segment.Stop)
+			// Backslash escapes and character references read as what they stand for; such a
+			// piece is not the file's bytes, so it is not mapped (it cites the next piece).
+			raw := c.Segment.Value(w.src)
+			if dec := util.ResolveNumericReferences(util.ResolveEntityNames(util.UnescapePunctuations(raw))); !bytes.Equal(dec, raw) {
+				w.out.Write(dec)
+			} else {
+				w.copySeg(c.Segment.Start, c.Segment.Stop)
+			}
 			if c.SoftLineBreak() || c.HardLineBreak() {
 				w.out.WriteString("\n")
 			}
