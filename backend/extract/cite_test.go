@@ -135,3 +135,47 @@ func TestMarkdownReadsAsProse(t *testing.T) {
 		}
 	}
 }
+
+// TestHTMLRegions reads a Rust book chapter: headings, code blocks and inline code are regions,
+// the prose around them is not, and the marks used to find inline code are gone from the text.
+func TestHTMLRegions(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "cite", "ch09-02-recoverable-errors-with-result.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := Read(context.Background(), data, "ch09-02.html", Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lacks(t, doc.Text, string(codeOpen), string(codeClose))
+	kindAt := func(s string) RegionKind {
+		at := strings.Index(doc.Text, s)
+		if at < 0 {
+			t.Fatalf("text lacks %q", s)
+		}
+		for _, r := range doc.Regions {
+			if r.Start <= at && at < r.End {
+				return r.Kind
+			}
+		}
+		return ""
+	}
+	for s, want := range map[string]RegionKind{
+		"## Recoverable Errors with Result": RegionHeading, "let greeting_file_result = File::open": RegionCode,
+		"enum is defined as having": "", "Most errors aren’t serious": "",
+	} {
+		if got := kindAt(s); got != want {
+			t.Errorf("%q is in a %q region, want %q", s, got, want)
+		}
+	}
+	// "Result" in "the Result enum" is inline code: <code>Result</code>.
+	at := strings.Index(doc.Text, "the Result enum")
+	if at < 0 || doc.Prose(at+4, at+10) {
+		t.Errorf("inline code %q is read as prose", "Result")
+	}
+	for i := 1; i < len(doc.Regions); i++ {
+		if doc.Regions[i].Start < doc.Regions[i-1].End {
+			t.Fatalf("regions overlap: %+v %+v", doc.Regions[i-1], doc.Regions[i])
+		}
+	}
+}

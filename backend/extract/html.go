@@ -2,6 +2,7 @@ package extract
 
 import (
 	"context"
+	"sort"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -56,6 +57,7 @@ type htmlReader struct {
 	nodes     int
 	items     []*listItem  // open <li> elements, innermost last
 	used      []*html.Node // text nodes (and images) read, in reading order, for the source map
+	regions   []Region     // code and headings in the text written so far
 	ctx       context.Context
 	err       error
 }
@@ -103,6 +105,7 @@ func readHTML(ctx context.Context, text string, lim Limits) (*Document, error) {
 		doc.Text += "\n"
 	}
 	doc.Source = alignWords(doc.Text, text, wordsOf(text, r.used, textNodeSpans(text, root)))
+	doc.Regions = mergeRegions(r.regions, len(doc.Text))
 	if doc.Title == "" {
 		doc.Title = r.firstH1
 	}
@@ -281,7 +284,16 @@ func (r *htmlReader) element(n *html.Node, inArticle bool) {
 			r.firstH1 = t
 		}
 		r.blankLine()
-		r.out.WriteString(strings.Repeat("#", headingLevel(a)) + " " + t + "\n\n")
+		start := r.out.Len()
+		r.out.WriteString(strings.Repeat("#", headingLevel(a)) + " " + t)
+		r.regions = append(r.regions, Region{Start: start, End: r.out.Len(), Kind: RegionHeading})
+		r.out.WriteString("\n\n")
+	case a == atom.Code || a == atom.Kbd || a == atom.Samp || a == atom.Tt:
+		// Inline code goes through the paragraph's whitespace folding, which would lose its
+		// offsets: marks around it are turned into a region when the paragraph is written.
+		r.para.WriteRune(codeOpen)
+		r.walk(n, inArticle)
+		r.para.WriteRune(codeClose)
 	case a == atom.Br:
 		r.para.WriteByte('\n')
 	case a == atom.Li:
@@ -295,7 +307,10 @@ func (r *htmlReader) element(n *html.Node, inArticle bool) {
 		r.blankLine()
 		code := strings.Trim(r.textOf(n), "\n")
 		code = strings.ReplaceAll(code, "```", "` ` `") // keep our fence closed
-		r.out.WriteString("```\n" + code + "\n```\n\n")
+		start := r.out.Len()
+		r.out.WriteString("```\n" + code + "\n```\n")
+		r.regions = append(r.regions, Region{Start: start, End: r.out.Len(), Kind: RegionCode})
+		r.out.WriteString("\n")
 	case a == atom.Table:
 		r.endBlock()
 		r.blankLine()
@@ -383,7 +398,7 @@ func (r *htmlReader) flush(prefix string) bool {
 	r.para.Reset()
 	var lines []string
 	for _, l := range strings.Split(raw, "\n") {
-		if l = collapseSpace(l); l != "" {
+		if l = collapseSpace(l); strings.Trim(l, " \uE000\uE001") != "" {
 			lines = append(lines, l)
 		}
 	}
@@ -395,8 +410,34 @@ func (r *htmlReader) flush(prefix string) bool {
 	} else {
 		r.newLine()
 	}
-	r.out.WriteString(prefix + strings.Join(lines, "\n"+strings.Repeat(" ", len(prefix))) + "\n")
+	r.writeMarked(prefix + strings.Join(lines, "\n"+strings.Repeat(" ", len(prefix))) + "\n")
 	return true
+}
+
+// Private-use runes mark inline code inside the paragraph being collected.
+const codeOpen, codeClose = '\uE000', '\uE001'
+
+// writeMarked writes s without its code marks and records the marked stretches as regions.
+func (r *htmlReader) writeMarked(s string) {
+	open := -1
+	for _, c := range s {
+		switch c {
+		case codeOpen:
+			if open < 0 {
+				open = r.out.Len()
+			}
+		case codeClose:
+			if open >= 0 && r.out.Len() > open {
+				r.regions = append(r.regions, Region{Start: open, End: r.out.Len(), Kind: RegionCode})
+			}
+			open = -1
+		default:
+			r.out.WriteRune(c)
+		}
+	}
+	if open >= 0 && r.out.Len() > open {
+		r.regions = append(r.regions, Region{Start: open, End: r.out.Len(), Kind: RegionCode})
+	}
 }
 
 func (r *htmlReader) newLine() {
@@ -477,4 +518,22 @@ func collapseSpace(s string) string {
 	return strings.Join(strings.FieldsFunc(s, func(r rune) bool {
 		return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || r == '\u00a0' || r == '\u200b'
 	}), " ")
+}
+
+// mergeRegions sorts regions, clips them to the text and drops those inside an earlier one
+// (code inside a heading is part of the heading), so they do not overlap.
+func mergeRegions(rs []Region, n int) []Region {
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].Start < rs[j].Start })
+	var out []Region
+	for _, x := range rs {
+		x.End = min(x.End, n)
+		if x.Start >= x.End {
+			continue
+		}
+		if len(out) > 0 && x.Start < out[len(out)-1].End {
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
 }

@@ -2,7 +2,6 @@ package extract
 
 import (
 	"bytes"
-	"sort"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -48,8 +47,7 @@ func markdownText(src string) (string, *SourceMap, []Region) {
 	if t != "" {
 		t += "\n"
 	}
-	sort.SliceStable(w.regions, func(i, j int) bool { return w.regions[i].Start < w.regions[j].Start })
-	return t, w.m, w.regions
+	return t, w.m, mergeRegions(w.regions, len(t))
 }
 
 // copySeg writes the source bytes of seg and maps them.
