@@ -5,6 +5,7 @@ import (
 	"html"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -176,6 +177,29 @@ func TestHTMLRegions(t *testing.T) {
 	for i := 1; i < len(doc.Regions); i++ {
 		if doc.Regions[i].Start < doc.Regions[i-1].End {
 			t.Fatalf("regions overlap: %+v %+v", doc.Regions[i-1], doc.Regions[i])
+		}
+	}
+}
+
+// TestSourceOffsetsIndexTheFile: with a byte order mark (which the decoder drops) a chunk's
+// offsets still index the file's bytes, and its lines are the file's.
+func TestSourceOffsetsIndexTheFile(t *testing.T) {
+	for _, bom := range []string{"", "\uFEFF"} {
+		src := bom + "<html><body>\n<nav>menu</nav>\n<h1>Title</h1>\n<p>first\nparagraph &amp; more</p>\n</body></html>\n"
+		doc, err := Read(context.Background(), []byte(src), "p.html", Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		spans := ChunkDocument(doc, ChunkOptions{})
+		if len(spans) != 1 {
+			t.Fatalf("%d spans", len(spans))
+		}
+		s := spans[0]
+		if got := src[s.ByteStart:s.ByteEnd]; !strings.HasPrefix(got, "Title") || !strings.HasSuffix(got, "more") {
+			t.Errorf("bom %q: bytes %d–%d of the file are %q", bom, s.ByteStart, s.ByteEnd, got)
+		}
+		if s.LineStart != 3 || s.LineEnd != 5 || !reflect.DeepEqual(s.Lines, []int{3, 3, 4}) {
+			t.Errorf("bom %q: lines %d–%d %v, want 3–5 [3 3 4]", bom, s.LineStart, s.LineEnd, s.Lines)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -140,6 +141,9 @@ func readTextual(ctx context.Context, kind string, data []byte, name string, lim
 	}
 	if err != nil {
 		return nil, err
+	}
+	if doc.Source != nil && enc == "utf-8" && bytes.HasPrefix(data, bomUTF8) {
+		doc.Source.shift(len(bomUTF8))
 	}
 	if enc != "utf-8" {
 		if doc.Meta == nil {

@@ -59,6 +59,17 @@ func (m *SourceMap) Add(textStart, sourceStart, length int) {
 	m.Segments = append(m.Segments, SourceSegment{TextStart: textStart, SourceStart: sourceStart, Len: length})
 }
 
+// shift moves the map n bytes down the file, for a reader that read the file from byte n (after
+// a byte order mark the decoder dropped), so offsets index the file itself.
+func (m *SourceMap) shift(n int) {
+	for i := range m.Segments {
+		m.Segments[i].SourceStart += n
+	}
+	for i := 1; i < len(m.lines); i++ {
+		m.lines[i] += n
+	}
+}
+
 // Offset is the source byte offset of Text offset off.
 func (m *SourceMap) Offset(off int) int {
 	if m == nil {
