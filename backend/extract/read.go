@@ -170,6 +170,7 @@ func truncateText(doc *Document, max int64) {
 		cut--
 	}
 	doc.Text = doc.Text[:cut]
+	doc.Regions = mergeRegions(doc.Regions, cut) // no region may reach past the text
 	if doc.Meta == nil {
 		doc.Meta = map[string]any{}
 	}

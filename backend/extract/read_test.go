@@ -348,6 +348,14 @@ func TestMaxTextBytes(t *testing.T) {
 			t.Fatalf("%s: %d bytes, truncated=%v", name, len(doc.Text), doc.Meta["truncated"])
 		}
 	}
+	// Regions end with the text: code that ran past the cut is clipped.
+	doc, err := Read(context.Background(), []byte("```\n"+big+"```\n"), "code.md", Limits{MaxTextBytes: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Regions) != 1 || doc.Regions[0].End > len(doc.Text) {
+		t.Fatalf("regions %+v past %d bytes of text", doc.Regions, len(doc.Text))
+	}
 	csvText := "a,b\n" + strings.Repeat("1,2\n", 10000)
 	doc, err := Read(context.Background(), []byte(csvText), "x.csv", Limits{MaxTextBytes: 1000})
 	if err != nil || doc.Meta["truncated"] != true || len(doc.Text) > 1100 {
