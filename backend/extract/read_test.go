@@ -349,12 +349,12 @@ func TestMaxTextBytes(t *testing.T) {
 		}
 	}
 	// Regions end with the text: code that ran past the cut is clipped.
-	doc, err := Read(context.Background(), []byte("```\n"+big+"```\n"), "code.md", Limits{MaxTextBytes: 1000})
-	if err != nil {
-		t.Fatal(err)
+	md, mdErr := Read(context.Background(), []byte("```\n"+big+"```\n"), "code.md", Limits{MaxTextBytes: 1000})
+	if mdErr != nil {
+		t.Fatal(mdErr)
 	}
-	if len(doc.Regions) != 1 || doc.Regions[0].End > len(doc.Text) {
-		t.Fatalf("regions %+v past %d bytes of text", doc.Regions, len(doc.Text))
+	if len(md.Regions) != 1 || md.Regions[0].End > len(md.Text) {
+		t.Fatalf("regions %+v past %d bytes of text", md.Regions, len(md.Text))
 	}
 	csvText := "a,b\n" + strings.Repeat("1,2\n", 10000)
 	doc, err := Read(context.Background(), []byte(csvText), "x.csv", Limits{MaxTextBytes: 1000})
