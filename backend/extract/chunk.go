@@ -12,11 +12,17 @@ import (
 type Span struct {
 	Text      string
 	Heading   string // heading path, "Intro > Setup"
-	ByteStart int    // offset of Text in the source
+	ByteStart int    // offset of Text in the file (in Document.Text where that is the file's text)
 	ByteEnd   int
-	LineStart int // 1-based, inclusive
-	LineEnd   int
-	Page      int // 1-based page of ByteStart for paged formats (PDF); 0 otherwise
+	// TextStart and TextEnd are Text's offsets in Document.Text, which the fact heuristics'
+	// offsets also index; they equal ByteStart and ByteEnd unless the reader rewrote the file.
+	TextStart, TextEnd int
+	LineStart          int // 1-based, inclusive
+	LineEnd            int
+	Page               int // 1-based page of ByteStart for paged formats (PDF); 0 otherwise
+	// Lines is the file's line of each line of Text, set when the file's lines are not Text's
+	// (HTML): a document view numbers the extracted lines with the lines search cites.
+	Lines []int
 }
 
 // ChunkOptions sizes chunks; zero values take the defaults.
@@ -56,7 +62,7 @@ func Chunk(text string, o ChunkOptions) []Span {
 		}
 		if len(cur) > 0 {
 			s, e := cur[0].start, cur[len(cur)-1].end
-			out = append(out, Span{Text: text[s:e], Heading: heading, ByteStart: s, ByteEnd: e, LineStart: cur[0].n, LineEnd: cur[len(cur)-1].n})
+			out = append(out, Span{Text: text[s:e], Heading: heading, ByteStart: s, ByteEnd: e, TextStart: s, TextEnd: e, LineStart: cur[0].n, LineEnd: cur[len(cur)-1].n})
 		}
 		cur, curBytes = nil, 0
 	}
@@ -92,7 +98,7 @@ func Chunk(text string, o ChunkOptions) []Span {
 		if l.end-l.start > o.Max {
 			flush()
 			for _, p := range splitLong(text, l, o.Target) {
-				out = append(out, Span{Text: text[p.start:p.end], Heading: heading, ByteStart: p.start, ByteEnd: p.end, LineStart: l.n, LineEnd: l.n})
+				out = append(out, Span{Text: text[p.start:p.end], Heading: heading, ByteStart: p.start, ByteEnd: p.end, TextStart: p.start, TextEnd: p.end, LineStart: l.n, LineEnd: l.n})
 			}
 			continue
 		}

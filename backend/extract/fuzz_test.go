@@ -47,7 +47,12 @@ func FuzzRead(f *testing.F) {
 				}
 				prev = p.ByteEnd
 			}
-			checkSpansLinear(t, doc.Text, ChunkDocument(doc, ChunkOptions{Target: 256}))
+			spans := ChunkDocument(doc, ChunkOptions{Target: 256})
+			if doc.Source == nil {
+				checkSpansLinear(t, doc.Text, spans)
+			} else {
+				checkSpansSource(t, doc, spans)
+			}
 		}
 	})
 }
@@ -96,5 +101,27 @@ func checkSpansLinear(t *testing.T, text string, spans []Span) {
 			t.Fatalf("span %d: lines %d–%d, want %d–%d", i, s.LineStart, s.LineEnd, lineAtByte[s.ByteStart], lineAtByte[s.ByteEnd])
 		}
 		prevEnd = s.ByteEnd
+	}
+}
+
+// checkSpansSource checks spans of a document whose Text is not the file's: Text offsets hold
+// the text in order, and the cited file offsets and lines are in range and ordered.
+func checkSpansSource(t *testing.T, doc *Document, spans []Span) {
+	t.Helper()
+	prevText, prevLine := 0, 1
+	for i, s := range spans {
+		if s.TextStart < prevText || s.TextEnd < s.TextStart || s.TextEnd > len(doc.Text) || doc.Text[s.TextStart:s.TextEnd] != s.Text {
+			t.Fatalf("span %d: text range %d–%d does not hold its text", i, s.TextStart, s.TextEnd)
+		}
+		if s.ByteStart < 0 || s.ByteEnd < s.ByteStart || s.LineStart < 1 || s.LineEnd < s.LineStart {
+			t.Fatalf("span %d: file range %d–%d, lines %d–%d", i, s.ByteStart, s.ByteEnd, s.LineStart, s.LineEnd)
+		}
+		if s.LineStart < prevLine {
+			t.Fatalf("span %d starts at line %d, before the last one's %d", i, s.LineStart, prevLine)
+		}
+		if len(s.Lines) != strings.Count(s.Text, "\n")+1 {
+			t.Fatalf("span %d: %d line numbers for its lines", i, len(s.Lines))
+		}
+		prevText, prevLine = s.TextEnd, s.LineStart
 	}
 }

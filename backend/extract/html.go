@@ -2,6 +2,7 @@ package extract
 
 import (
 	"context"
+	"sort"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -54,7 +55,9 @@ type htmlReader struct {
 	truncated bool
 	firstH1   string
 	nodes     int
-	items     []*listItem // open <li> elements, innermost last
+	items     []*listItem  // open <li> elements, innermost last
+	used      []*html.Node // text nodes (and images) read, in reading order, for the source map
+	regions   []Region     // code and headings in the text written so far
 	ctx       context.Context
 	err       error
 }
@@ -101,6 +104,8 @@ func readHTML(ctx context.Context, text string, lim Limits) (*Document, error) {
 	if doc.Text != "" {
 		doc.Text += "\n"
 	}
+	doc.Source = alignWords(doc.Text, text, wordsOf(text, r.used, textNodeSpans(text, root)))
+	doc.Regions = mergeRegions(r.regions, len(doc.Text))
 	if doc.Title == "" {
 		doc.Title = r.firstH1
 	}
@@ -249,6 +254,7 @@ func (r *htmlReader) walk(n *html.Node, inArticle bool) {
 		}
 		switch c.Type {
 		case html.TextNode:
+			r.used = append(r.used, c)
 			// Line breaks in the source are just spaces; only <br> breaks a line.
 			r.para.WriteString(strings.Map(func(r rune) rune {
 				if r == '\n' || r == '\r' {
@@ -270,7 +276,7 @@ func (r *htmlReader) element(n *html.Node, inArticle bool) {
 	switch {
 	case headingLevel(a) > 0:
 		r.endBlock()
-		t := collapseSpace(textOf(n))
+		t := collapseSpace(r.textOf(n))
 		if t == "" {
 			return
 		}
@@ -278,7 +284,16 @@ func (r *htmlReader) element(n *html.Node, inArticle bool) {
 			r.firstH1 = t
 		}
 		r.blankLine()
-		r.out.WriteString(strings.Repeat("#", headingLevel(a)) + " " + t + "\n\n")
+		start := r.out.Len()
+		r.out.WriteString(strings.Repeat("#", headingLevel(a)) + " " + t)
+		r.regions = append(r.regions, Region{Start: start, End: r.out.Len(), Kind: RegionHeading})
+		r.out.WriteString("\n\n")
+	case a == atom.Code || a == atom.Kbd || a == atom.Samp || a == atom.Tt:
+		// Inline code goes through the paragraph's whitespace folding, which would lose its
+		// offsets: marks around it are turned into a region when the paragraph is written.
+		r.para.WriteRune(codeOpen)
+		r.walk(n, inArticle)
+		r.para.WriteRune(codeClose)
 	case a == atom.Br:
 		r.para.WriteByte('\n')
 	case a == atom.Li:
@@ -290,9 +305,12 @@ func (r *htmlReader) element(n *html.Node, inArticle bool) {
 	case a == atom.Pre:
 		r.endBlock()
 		r.blankLine()
-		code := strings.Trim(textOf(n), "\n")
+		code := strings.Trim(r.textOf(n), "\n")
 		code = strings.ReplaceAll(code, "```", "` ` `") // keep our fence closed
-		r.out.WriteString("```\n" + code + "\n```\n\n")
+		start := r.out.Len()
+		r.out.WriteString("```\n" + code + "\n```\n")
+		r.regions = append(r.regions, Region{Start: start, End: r.out.Len(), Kind: RegionCode})
+		r.out.WriteString("\n")
 	case a == atom.Table:
 		r.endBlock()
 		r.blankLine()
@@ -301,6 +319,7 @@ func (r *htmlReader) element(n *html.Node, inArticle bool) {
 	case a == atom.Img:
 		// alt text of content images is often the only description; decorative ones have none.
 		if alt := collapseSpace(attr(n, "alt")); alt != "" {
+			r.used = append(r.used, n)
 			r.para.WriteString(" " + alt + " ")
 		}
 	case (a == atom.Ul || a == atom.Ol) && len(r.items) == 0:
@@ -333,14 +352,14 @@ func (r *htmlReader) table(t *html.Node) {
 				var cells []string
 				for td := c.FirstChild; td != nil; td = td.NextSibling {
 					if td.Type == html.ElementNode && (td.DataAtom == atom.Td || td.DataAtom == atom.Th) {
-						cells = append(cells, collapseSpace(textOf(td)))
+						cells = append(cells, collapseSpace(r.textOf(td)))
 					}
 				}
 				if strings.Join(cells, "") != "" {
 					r.out.WriteString(strings.Join(cells, " | ") + "\n")
 				}
 			case atom.Caption:
-				if s := collapseSpace(textOf(c)); s != "" {
+				if s := collapseSpace(r.textOf(c)); s != "" {
 					r.out.WriteString(s + "\n")
 				}
 			case atom.Thead, atom.Tbody, atom.Tfoot:
@@ -379,7 +398,7 @@ func (r *htmlReader) flush(prefix string) bool {
 	r.para.Reset()
 	var lines []string
 	for _, l := range strings.Split(raw, "\n") {
-		if l = collapseSpace(l); l != "" {
+		if l = collapseSpace(l); strings.Trim(l, " \uE000\uE001") != "" {
 			lines = append(lines, l)
 		}
 	}
@@ -391,8 +410,34 @@ func (r *htmlReader) flush(prefix string) bool {
 	} else {
 		r.newLine()
 	}
-	r.out.WriteString(prefix + strings.Join(lines, "\n"+strings.Repeat(" ", len(prefix))) + "\n")
+	r.writeMarked(prefix + strings.Join(lines, "\n"+strings.Repeat(" ", len(prefix))) + "\n")
 	return true
+}
+
+// Private-use runes mark inline code inside the paragraph being collected.
+const codeOpen, codeClose = '\uE000', '\uE001'
+
+// writeMarked writes s without its code marks and records the marked stretches as regions.
+func (r *htmlReader) writeMarked(s string) {
+	open := -1
+	for _, c := range s {
+		switch c {
+		case codeOpen:
+			if open < 0 {
+				open = r.out.Len()
+			}
+		case codeClose:
+			if open >= 0 && r.out.Len() > open {
+				r.regions = append(r.regions, Region{Start: open, End: r.out.Len(), Kind: RegionCode})
+			}
+			open = -1
+		default:
+			r.out.WriteRune(c)
+		}
+	}
+	if open >= 0 && r.out.Len() > open {
+		r.regions = append(r.regions, Region{Start: open, End: r.out.Len(), Kind: RegionCode})
+	}
 }
 
 func (r *htmlReader) newLine() {
@@ -430,14 +475,25 @@ func headingLevel(a atom.Atom) int {
 	return 0
 }
 
-// textOf concatenates the text under n, skipping scripts and other non-content elements.
-func textOf(n *html.Node) string {
+// textOf is the package textOf that records the nodes read for the source map.
+func (r *htmlReader) textOf(n *html.Node) string {
+	return textOfVisit(n, func(t *html.Node) { r.used = append(r.used, t) })
+}
+
+func textOf(n *html.Node) string { return textOfVisit(n, nil) }
+
+// textOfVisit concatenates the text under n, skipping scripts and other non-content elements;
+// visit, if not nil, sees each text node read.
+func textOfVisit(n *html.Node, visit func(*html.Node)) string {
 	var b strings.Builder
 	var rec func(*html.Node)
 	rec = func(n *html.Node) {
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			switch c.Type {
 			case html.TextNode:
+				if visit != nil {
+					visit(c)
+				}
 				b.WriteString(c.Data)
 			case html.ElementNode:
 				if skipTags[c.DataAtom] {
@@ -462,4 +518,22 @@ func collapseSpace(s string) string {
 	return strings.Join(strings.FieldsFunc(s, func(r rune) bool {
 		return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || r == '\u00a0' || r == '\u200b'
 	}), " ")
+}
+
+// mergeRegions sorts regions, clips them to the text and drops those inside an earlier one
+// (code inside a heading is part of the heading), so they do not overlap.
+func mergeRegions(rs []Region, n int) []Region {
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].Start < rs[j].Start })
+	var out []Region
+	for _, x := range rs {
+		x.End = min(x.End, n)
+		if x.Start >= x.End {
+			continue
+		}
+		if len(out) > 0 && x.Start < out[len(out)-1].End {
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
 }

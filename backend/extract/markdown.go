@@ -13,20 +13,18 @@ import (
 // hundred bytes, and the YAML parser should not see megabytes of someone's data file.
 const maxFrontMatter = 64 << 10
 
-// readMarkdown keeps the Markdown as it is, so Chunk sees its headings and fences, with two
-// changes that keep line numbers intact: front matter lines become blank lines (their data goes
-// to Meta and Tags), and setext headings ("Title\n=====") become ATX ("# Title\n"), which is
-// the only heading form Chunk knows.
+// readMarkdown reads front matter into Meta and Tags and the rest with goldmark (mdtext.go):
+// the text is prose with headings as ATX lines, and its source map cites the file's lines.
 func readMarkdown(text string) *Document {
 	doc := &Document{Meta: map[string]any{}}
-	fm, body, ok := splitFrontMatter(text)
-	if ok {
+	body := text
+	if fm, blanked, ok := splitFrontMatter(text); ok {
 		var m map[string]any
 		if err := yaml.Unmarshal([]byte(fm), &m); err != nil {
 			// Keep the lines as they are: a document that merely starts with a rule is not lost.
 			doc.Meta["front_matter_error"] = firstLine(err.Error())
-			body = text
 		} else {
+			body = blanked
 			budget := 10000
 			for k, v := range m {
 				doc.Meta[k] = jsonable(v, 0, &budget)
@@ -37,15 +35,20 @@ func readMarkdown(text string) *Document {
 			}
 		}
 	}
-	doc.Text = setextToATX(body)
+	doc.Text, doc.Source, doc.Regions = markdownText(body)
 	if doc.Title == "" {
-		doc.Title = firstHeading(doc.Text)
+		for _, r := range doc.Regions {
+			if r.Kind == RegionHeading {
+				_, doc.Title = atxHeading(doc.Text[r.Start:r.End])
+				break
+			}
+		}
 	}
 	return doc
 }
 
 // splitFrontMatter finds a YAML block delimited by "---" lines at the very top. body is the
-// text with the block's lines replaced by empty lines.
+// text with the block's bytes blanked (newlines kept), so offsets and lines stay the file's.
 func splitFrontMatter(text string) (fm, body string, ok bool) {
 	first, rest, found := strings.Cut(text, "\n")
 	if !found || strings.TrimRight(first, " \t\r") != "---" {
@@ -57,7 +60,7 @@ func splitFrontMatter(text string) (fm, body string, ok bool) {
 		if t := strings.TrimRight(l, " \t\r"); t == "---" || t == "..." {
 			end := min(off+len(l)+1, len(text)) // through the closing line's newline
 			fm = rest[:off-len(first)-1]
-			return fm, strings.Repeat("\n", strings.Count(text[:end], "\n")) + text[end:], true
+			return fm, blank(text[:end]) + text[end:], true
 		}
 		off += len(l) + 1
 	}
@@ -142,94 +145,13 @@ func firstLine(s string) string {
 	return strings.TrimSpace(l)
 }
 
-// firstHeading returns the text of the first ATX heading outside code fences.
-func firstHeading(text string) string {
-	inFence := false
-	for _, l := range strings.Split(text, "\n") {
-		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			inFence = !inFence
-			continue
-		}
-		if !inFence {
-			if level, title := atxHeading(strings.TrimRight(l, "\r")); level > 0 {
-				return title
-			}
+// blank replaces every byte of s but line breaks with a space.
+func blank(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c != '\n' {
+			b[i] = ' '
 		}
 	}
-	return ""
-}
-
-// setextToATX rewrites setext headings to ATX without changing the number of lines: the text
-// line gets the '#' prefix and the underline becomes empty. Only the unambiguous form is
-// rewritten: a single line of text after a blank line (or at the start), directly underlined.
-// A "---" after a blank line is a thematic break and stays.
-func setextToATX(text string) string {
-	if !strings.Contains(text, "\n=") && !strings.Contains(text, "\n-") && !strings.Contains(text, "\n ") {
-		return text
-	}
-	lines := strings.SplitAfter(text, "\n")
-	changed := false
-	inFence := false
-	for i := 0; i+1 < len(lines); i++ {
-		cur := strings.TrimRight(lines[i], "\r\n")
-		t := strings.TrimSpace(cur)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			inFence = !inFence
-			continue
-		}
-		if inFence || t == "" || (i > 0 && strings.TrimSpace(lines[i-1]) != "") {
-			continue
-		}
-		level := setextUnderline(strings.TrimRight(lines[i+1], "\r\n"))
-		if level == 0 || !plainParagraphLine(cur) {
-			continue
-		}
-		eol := lines[i][len(cur):]
-		lines[i] = strings.Repeat("#", level) + " " + t + eol
-		lines[i+1] = lines[i+1][len(strings.TrimRight(lines[i+1], "\r\n")):]
-		changed = true
-		i++
-	}
-	if !changed {
-		return text
-	}
-	return strings.Join(lines, "")
-}
-
-// setextUnderline returns 1 for "===", 2 for "---" (up to 3 spaces of indent), else 0.
-func setextUnderline(l string) int {
-	t := strings.TrimRight(l, " \t")
-	u := strings.TrimLeft(t, " ")
-	if len(t)-len(u) > 3 || u == "" {
-		return 0
-	}
-	if strings.Trim(u, "=") == "" {
-		return 1
-	}
-	if strings.Trim(u, "-") == "" {
-		return 2
-	}
-	return 0
-}
-
-// plainParagraphLine rejects lines that are already some other block (heading, list item,
-// quote, table row, indented code), where an underline means something else.
-func plainParagraphLine(l string) bool {
-	if strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "\t") {
-		return false
-	}
-	t := strings.TrimSpace(l)
-	if level, _ := atxHeading(l); level > 0 {
-		return false
-	}
-	for _, p := range []string{"- ", "* ", "+ ", "> ", "|", "<"} {
-		if strings.HasPrefix(t, p) {
-			return false
-		}
-	}
-	if i := strings.IndexAny(t, ".)"); i > 0 && i <= 9 && strings.Trim(t[:i], "0123456789") == "" {
-		return false // ordered list item
-	}
-	return !strings.Contains(t, " | ")
+	return string(b)
 }

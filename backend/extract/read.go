@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -141,6 +142,9 @@ func readTextual(ctx context.Context, kind string, data []byte, name string, lim
 	if err != nil {
 		return nil, err
 	}
+	if doc.Source != nil && enc == "utf-8" && bytes.HasPrefix(data, bomUTF8) {
+		doc.Source.shift(len(bomUTF8))
+	}
 	if enc != "utf-8" {
 		if doc.Meta == nil {
 			doc.Meta = map[string]any{}
@@ -166,6 +170,7 @@ func truncateText(doc *Document, max int64) {
 		cut--
 	}
 	doc.Text = doc.Text[:cut]
+	doc.Regions = mergeRegions(doc.Regions, cut) // no region may reach past the text
 	if doc.Meta == nil {
 		doc.Meta = map[string]any{}
 	}

@@ -59,6 +59,17 @@ func (m *SourceMap) Add(textStart, sourceStart, length int) {
 	m.Segments = append(m.Segments, SourceSegment{TextStart: textStart, SourceStart: sourceStart, Len: length})
 }
 
+// shift moves the map n bytes down the file, for a reader that read the file from byte n (after
+// a byte order mark the decoder dropped), so offsets index the file itself.
+func (m *SourceMap) shift(n int) {
+	for i := range m.Segments {
+		m.Segments[i].SourceStart += n
+	}
+	for i := 1; i < len(m.lines); i++ {
+		m.lines[i] += n
+	}
+}
+
 // Offset is the source byte offset of Text offset off.
 func (m *SourceMap) Offset(off int) int {
 	if m == nil {
@@ -75,6 +86,18 @@ func (m *SourceMap) Offset(off int) int {
 		return s[i].SourceStart
 	}
 	return s[i].SourceStart + off - s[i].TextStart
+}
+
+// offsetBefore is the source offset just after Text[:end]'s last mapped byte: the exclusive
+// end of a range, which must not run on into the next segment as Offset(end) would.
+func (m *SourceMap) offsetBefore(end int) int {
+	s := m.Segments
+	i := sort.Search(len(s), func(i int) bool { return s[i].TextStart >= end })
+	if i == 0 {
+		return m.Offset(end)
+	}
+	p := s[i-1]
+	return p.SourceStart + min(end-p.TextStart, p.Len)
 }
 
 // Line is the 1-based source line holding source byte offset srcOff.

@@ -80,7 +80,8 @@ func (in *Ingester) Analyze(ctx context.Context, job store.Job) (*Analysis, erro
 	chunks := make([]store.Chunk, len(spans))
 	for i, s := range spans {
 		chunks[i] = store.Chunk{ChunkID: ids.Chunk(doc.DocumentID, i, ids.Hash(s.Text)), DocumentID: doc.DocumentID, Ordinal: i, Text: s.Text,
-			Heading: s.Heading, ByteStart: s.ByteStart, ByteEnd: s.ByteEnd, LineStart: s.LineStart, LineEnd: s.LineEnd, Page: s.Page}
+			Heading: s.Heading, ByteStart: s.ByteStart, ByteEnd: s.ByteEnd, LineStart: s.LineStart, LineEnd: s.LineEnd, Page: s.Page,
+			TextStart: s.TextStart, TextEnd: s.TextEnd, Lines: s.Lines}
 	}
 	vecs, err := in.embedChunks(ctx, chunks)
 	if err != nil {
@@ -233,7 +234,13 @@ func supersededErr() *errs.Error {
 // format, facts found, each with its location) and entities for e-mail addresses (contacts)
 // and tags (concepts), which the document REFERS_TO.
 func (in *Ingester) observeContent(doc store.Document, contentID string, d *extract.Document, title, now string) ([]PlannedEntity, []store.Relationship, string, []string) {
+	// Facts cite the file's lines: through the source map where the reader rewrote the file
+	// (HTML, Markdown), else by counting the text's lines once.
 	lines := lineIndex(d.Text)
+	lineOf := lines.line
+	if d.Source != nil {
+		lineOf = d.SourceLine
+	}
 	findings := heuristics.Find(d.Text)
 	docType := heuristics.DocType(d.Kind, title, d.Text)
 	fields := map[string]any{"title": title, "doc_type": docType, "format": d.Kind, "mime": d.Mime, "chars": len(d.Text)}
@@ -253,7 +260,7 @@ func (in *Ingester) observeContent(doc store.Document, contentID string, d *extr
 		}
 	}
 	for _, f := range findings {
-		loc := map[string]any{"kind": f.Kind, "value": f.Value, "byte_start": f.ByteStart, "byte_end": f.ByteEnd, "line": lines.line(f.ByteStart)}
+		loc := map[string]any{"kind": f.Kind, "value": f.Value, "byte_start": f.ByteStart, "byte_end": f.ByteEnd, "line": lineOf(f.ByteStart)}
 		if p := pageOf(d, f.ByteStart); p > 0 {
 			loc["page"] = p
 		}
@@ -305,7 +312,7 @@ func (in *Ingester) observeContent(doc store.Document, contentID string, d *extr
 		if off < 0 {
 			return map[string]any{"path": doc.Path, "front_matter": true}
 		}
-		m := map[string]any{"path": doc.Path, "line": lines.line(off), "byte_start": off}
+		m := map[string]any{"path": doc.Path, "line": lineOf(off), "byte_start": off}
 		if p := pageOf(d, off); p > 0 {
 			m["page"] = p
 		}

@@ -117,7 +117,8 @@ func planContent(reg *spec.Registry, data json.RawMessage, now time.Time) (*Plan
 	docID := ids.Document(contentID)
 	for i, s := range extract.Chunk(body, extract.ChunkOptions{}) {
 		p.Chunks = append(p.Chunks, store.Chunk{ChunkID: ids.Chunk(docID, i, ids.Hash(s.Text)), DocumentID: docID, Ordinal: i,
-			Text: s.Text, Heading: s.Heading, ByteStart: s.ByteStart, ByteEnd: s.ByteEnd, LineStart: s.LineStart, LineEnd: s.LineEnd})
+			Text: s.Text, Heading: s.Heading, ByteStart: s.ByteStart, ByteEnd: s.ByteEnd, LineStart: s.LineStart, LineEnd: s.LineEnd,
+			TextStart: s.TextStart, TextEnd: s.TextEnd})
 	}
 
 	types, err := requireTypes(reg, typeDocument, typeConcept, typeChain)

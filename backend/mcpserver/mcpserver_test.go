@@ -356,3 +356,43 @@ func checkGolden(t *testing.T, name string, v any, changed string) {
 		t.Fatalf("%s\n%s", changed, got)
 	}
 }
+
+// TestDocumentResourceNumbersFileLines reads a real HTML chapter (the Rust book) through the
+// resource: each line of extracted text is numbered with the line of the file it came from,
+// the number search cites, not its count in the extracted text.
+func TestDocumentResourceNumbersFileLines(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "extract", "testdata", "cite", "ch09-02-recoverable-errors-with-result.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "ch09-02.html")
+	if err := os.WriteFile(p, src, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e := openEngine(t, t.TempDir())
+	ctx := context.Background()
+	b, _ := json.Marshal(map[string]any{"file_path": p})
+	res, err := e.Ingest(ctx, engine.LocalUser("test"), "", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if _, err := e.WaitDocuments(wctx, []string{res.DocumentID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	c := connect(t, mcpserver.New(e, mcpserver.Options{}))
+	rr := mcp.ReadResourceRequest{}
+	rr.Params.URI = "strata://documents/" + res.DocumentID
+	doc, err := c.ReadResource(ctx, rr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := doc.Contents[0].(mcp.TextResourceContents).Text
+	// The first sentence of the chapter is on line 185 of the file (line 3 of the text).
+	const want = "   185  Most errors aren’t serious enough"
+	if !strings.Contains(text, want) {
+		t.Fatalf("document resource lacks %q:\n%.1500s", want, text)
+	}
+}

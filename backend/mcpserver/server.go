@@ -384,8 +384,14 @@ func (h *handlers) document(ctx context.Context, req mcp.ReadResourceRequest) ([
 			fmt.Fprintf(&b, ", page %d", c.Page)
 		}
 		b.WriteString(") ---\n")
+		// Each line is numbered with the file's line search cites, which for a rewritten file
+		// (HTML) is not the count of extracted lines.
 		for i, line := range strings.Split(strings.TrimRight(c.Text, "\n"), "\n") {
-			fmt.Fprintf(&b, "%6d  %s\n", c.LineStart+i, line)
+			n := c.LineStart + i
+			if i < len(c.Lines) {
+				n = c.Lines[i]
+			}
+			fmt.Fprintf(&b, "%6d  %s\n", n, line)
 		}
 	}
 	if len(d.Chunks) == 0 {

@@ -80,16 +80,26 @@ func DocumentByPayload(ctx context.Context, q Q, payloadID string) (Document, er
 // boundary, so row-by-row inserts made one segment per chunk and constant merging.
 func InsertChunks(ctx context.Context, q Q, chunks []Chunk) error {
 	return inBatches(chunks, func(part []Chunk) error {
-		args := make([]any, 0, len(part)*10)
+		args := make([]any, 0, len(part)*13)
 		for _, c := range part {
-			var page any
+			var page, textStart, textEnd, lines any
 			if c.Page > 0 {
 				page = c.Page
 			}
-			args = append(args, c.ChunkID, c.DocumentID, c.Ordinal, c.Text, c.Heading, c.ByteStart, c.ByteEnd, c.LineStart, c.LineEnd, page)
+			if c.TextStart != c.ByteStart || c.TextEnd != c.ByteEnd {
+				textStart, textEnd = c.TextStart, c.TextEnd
+			}
+			if len(c.Lines) > 0 {
+				b, err := json.Marshal(c.Lines)
+				if err != nil {
+					return fmt.Errorf("encode the lines of chunk %s: %w", c.ChunkID, err)
+				}
+				lines = string(b)
+			}
+			args = append(args, c.ChunkID, c.DocumentID, c.Ordinal, c.Text, c.Heading, c.ByteStart, c.ByteEnd, c.LineStart, c.LineEnd, page, textStart, textEnd, lines)
 		}
-		_, err := q.ExecContext(ctx, `INSERT INTO chunks(chunk_id, document_id, ordinal, text, heading, byte_start, byte_end, line_start, line_end, page)
-			VALUES `+placeholders(len(part), 10), args...)
+		_, err := q.ExecContext(ctx, `INSERT INTO chunks(chunk_id, document_id, ordinal, text, heading, byte_start, byte_end, line_start, line_end, page, text_start, text_end, lines)
+			VALUES `+placeholders(len(part), 13), args...)
 		if err != nil {
 			return fmt.Errorf("insert chunks of %s: %w", part[0].DocumentID, err)
 		}
@@ -99,7 +109,8 @@ func InsertChunks(ctx context.Context, q Q, chunks []Chunk) error {
 
 // ChunksOf returns a document's chunks in order.
 func ChunksOf(ctx context.Context, q Q, documentID string) ([]Chunk, error) {
-	rows, err := q.QueryContext(ctx, `SELECT chunk_id, document_id, ordinal, text, heading, byte_start, byte_end, line_start, line_end, coalesce(page, 0)
+	rows, err := q.QueryContext(ctx, `SELECT chunk_id, document_id, ordinal, text, heading, byte_start, byte_end, line_start, line_end, coalesce(page, 0),
+		coalesce(text_start, byte_start), coalesce(text_end, byte_end), coalesce(lines, '')
 		FROM chunks WHERE document_id = ? ORDER BY ordinal`, documentID)
 	if err != nil {
 		return nil, fmt.Errorf("read chunks: %w", err)
@@ -108,8 +119,15 @@ func ChunksOf(ctx context.Context, q Q, documentID string) ([]Chunk, error) {
 	out := []Chunk{}
 	for rows.Next() {
 		var c Chunk
-		if err := rows.Scan(&c.ChunkID, &c.DocumentID, &c.Ordinal, &c.Text, &c.Heading, &c.ByteStart, &c.ByteEnd, &c.LineStart, &c.LineEnd, &c.Page); err != nil {
+		var lines string
+		if err := rows.Scan(&c.ChunkID, &c.DocumentID, &c.Ordinal, &c.Text, &c.Heading, &c.ByteStart, &c.ByteEnd, &c.LineStart, &c.LineEnd, &c.Page,
+			&c.TextStart, &c.TextEnd, &lines); err != nil {
 			return nil, fmt.Errorf("scan chunk: %w", err)
+		}
+		if lines != "" {
+			if err := json.Unmarshal([]byte(lines), &c.Lines); err != nil {
+				return nil, fmt.Errorf("decode the lines of chunk %s: %w", c.ChunkID, err)
+			}
 		}
 		out = append(out, c)
 	}

@@ -74,6 +74,14 @@ type Chunk struct {
 	LineStart  int    `json:"line_start"`
 	LineEnd    int    `json:"line_end"`
 	Page       int    `json:"page,omitempty"`
+	// TextStart and TextEnd index the document's extracted text (what fact offsets index);
+	// ByteStart/ByteEnd and the lines index the file. They differ only where the reader
+	// rewrote the file (HTML).
+	TextStart int `json:"text_start"`
+	TextEnd   int `json:"text_end"`
+	// Lines is the file's line of each line of Text when they do not simply count up from
+	// LineStart; empty otherwise.
+	Lines []int `json:"lines,omitempty"`
 }
 
 // Entity is a thing the store knows about (a company, an invoice, a document…).

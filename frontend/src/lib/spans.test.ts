@@ -129,3 +129,27 @@ describe('chunkForLine', () => {
     expect(chunkForLine(chunks, 4)).toBeUndefined();
   });
 });
+
+describe('annotateChunk on a rewritten file (HTML)', () => {
+  // An HTML chapter: the extracted text's lines come from file lines 488, 490 and 491, and
+  // the finding's offsets index the extracted text (text_start), not the file (byte_start).
+  const html = {
+    text: '## Errors\n\nSee 2025-01-15 for the\nrelease.',
+    byte_start: 20400,
+    byte_end: 20580,
+    text_start: 900,
+    text_end: 942,
+    line_start: 488,
+    lines: [488, 488, 490, 491],
+  };
+  it('numbers lines with the file lines search cites, and places facts by text offsets', () => {
+    const anns = annotations([
+      obs({ span: { findings: [{ byte_start: 915, byte_end: 925, kind: 'date', line: 490, value: '2025-01-15' }] } }),
+    ]);
+    const lines = annotateChunk(html, anns);
+    expect(lines.map((l) => l.number)).toEqual([488, 488, 490, 491]);
+    expect(lines.map((l) => l.continued)).toEqual([false, true, false, false]);
+    expect(lines[2].segments.find((s) => s.ann)?.text).toBe('2025-01-15');
+    expect(lines[2].markers.map((m) => m.label)).toEqual(['2025-01-15']);
+  });
+});

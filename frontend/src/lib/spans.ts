@@ -22,6 +22,8 @@ export interface LineSegment {
 
 export interface TextLine {
   number: number;
+  /** The line comes from the same file line as the one before it (HTML: a cell, a list item). */
+  continued: boolean;
   segments: LineSegment[];
   /** Facts on this line (inline ones included), for the gutter. */
   markers: Annotation[];
@@ -119,13 +121,23 @@ export function annotations(observations: Observation[], documentEntityId = ''):
  * bytes are known (and for a span with only a start, where its label is found right there),
  * else as a gutter marker on its line. Overlapping inline spans: the earlier one wins, and at
  * the same start the one linked to an entity.
+ *
+ * Lines are numbered with the file's lines, the ones search cites: for a file the reader
+ * rewrote (HTML) the chunk carries the file's line of each of its text lines (`lines`), and
+ * an annotation's byte offsets index the extracted text (`text_start`/`text_end`), not the file.
  */
-export function annotateChunk(chunk: Pick<Chunk, 'text' | 'byte_start' | 'byte_end' | 'line_start'>, anns: Annotation[]): TextLine[] {
+export function annotateChunk(
+  chunk: Pick<Chunk, 'text' | 'byte_start' | 'byte_end' | 'line_start'> & Partial<Pick<Chunk, 'text_start' | 'text_end' | 'lines'>>,
+  anns: Annotation[],
+): TextLine[] {
   const text = chunk.text ?? '';
   const rawLines = text.split('\n');
   const first = chunk.line_start > 0 ? chunk.line_start : 1;
-  const lastLine = first + rawLines.length - 1;
-  const bytesMatch = utf8Length(text) === chunk.byte_end - chunk.byte_start;
+  const numbers = rawLines.map((_, i) => chunk.lines?.[i] ?? first + i);
+  const lastLine = Math.max(...numbers);
+  const textStart = chunk.text_start ?? chunk.byte_start;
+  const textEnd = chunk.text_end ?? chunk.byte_end;
+  const bytesMatch = utf8Length(text) === textEnd - textStart;
   const toIndex = byteToIndex(text);
 
   interface Ranged {
@@ -143,11 +155,11 @@ export function annotateChunk(chunk: Pick<Chunk, 'text' | 'byte_start' | 'byte_e
 
   for (const a of anns) {
     let placed = false;
-    if (bytesMatch && a.byteStart !== undefined && a.byteStart >= chunk.byte_start && a.byteStart < chunk.byte_end) {
-      const start = toIndex(a.byteStart - chunk.byte_start);
+    if (bytesMatch && a.byteStart !== undefined && a.byteStart >= textStart && a.byteStart < textEnd) {
+      const start = toIndex(a.byteStart - textStart);
       let end = -1;
       if (a.byteEnd !== undefined && a.byteEnd > a.byteStart) {
-        end = toIndex(Math.min(a.byteEnd, chunk.byte_end) - chunk.byte_start);
+        end = toIndex(Math.min(a.byteEnd, textEnd) - textStart);
       } else if (a.label) {
         // Only a start: look for the label there (a hashtag's span starts at its '#').
         const window = text.slice(start, start + a.label.length + 2).toLowerCase();
@@ -159,13 +171,13 @@ export function annotateChunk(chunk: Pick<Chunk, 'text' | 'byte_start' | 'byte_e
       if (end > start) {
         ranged.push({ ann: a, start, end });
         placed = true;
-        const lineOf = first + text.slice(0, start).split('\n').length - 1;
+        const lineOf = numbers[text.slice(0, start).split('\n').length - 1];
         addMarker(lineOf, a);
       }
     }
     if (!placed && a.line !== undefined && a.line >= first && a.line <= lastLine) {
       // Without usable bytes: trust the line, but only when the bytes (if any) are in this chunk.
-      if (a.byteStart === undefined || (a.byteStart >= chunk.byte_start && a.byteStart < chunk.byte_end) || !bytesMatch) {
+      if (a.byteStart === undefined || (a.byteStart >= textStart && a.byteStart < textEnd) || !bytesMatch) {
         addMarker(a.line, a);
       }
     }
@@ -191,7 +203,10 @@ export function annotateChunk(chunk: Pick<Chunk, 'text' | 'byte_start' | 'byte_e
       pos = e;
     }
     if (pos < lineEnd || segments.length === 0) segments.push({ text: text.slice(pos, lineEnd) });
-    lines.push({ number: first + i, segments, markers: byLine.get(first + i) ?? [] });
+    // Several text lines can come from one file line: its markers go on the first of them.
+    const n = numbers[i];
+    const continued = i > 0 && numbers[i - 1] === n;
+    lines.push({ number: n, continued, segments, markers: continued ? [] : (byLine.get(n) ?? []) });
   });
   return lines;
 }

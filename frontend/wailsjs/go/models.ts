@@ -336,6 +336,9 @@ export namespace store {
 	    line_start: number;
 	    line_end: number;
 	    page?: number;
+	    text_start: number;
+	    text_end: number;
+	    lines?: number[];
 	}
 	export interface Counts {
 	    payloads: number;

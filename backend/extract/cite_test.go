@@ -1,0 +1,205 @@
+package extract
+
+import (
+	"context"
+	"html"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// The files under testdata/cite were written by nobody here: chapters of the Rust book
+// (mdBook HTML), Node.js API docs (HTML and Markdown), a Debian package's HTML manual, plus
+// the package's own Markdown note with front matter and code files.
+var citeFiles = []string{
+	"ch09-02-recoverable-errors-with-result.html", "ch04-01-what-is-ownership.html", "appendix-02-operators.html",
+	"users-and-groups.html", "tty.html", "tty.md", "note.md", "replace.go", "textwrap.py",
+}
+
+var tagRE = regexp.MustCompile(`<[^>]*>`)
+
+// mdLinkRE is Markdown link syntax around link text: "[text](url)", "[text][ref]", "[text][]".
+var mdLinkRE = regexp.MustCompile(`\]\([^)]*\)|\]\[[^\]]*\]|\[|\]`)
+
+// TestCitationsLandOnSourceLines checks the promise of a citation on real files: for every
+// chunk, the file's lines it cites hold the chunk's first and last words (markup removed and
+// character references decoded, as a person reading the file sees them), and the chunk's
+// per-line numbers never leave that range.
+func TestCitationsLandOnSourceLines(t *testing.T) {
+	for _, name := range citeFiles {
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata", "cite", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, err := Read(context.Background(), data, name, Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(string(data), "\n")
+			spans := ChunkDocument(doc, ChunkOptions{})
+			if len(spans) < 2 {
+				t.Fatalf("%d chunks: the sample should need several", len(spans))
+			}
+			for i, s := range spans {
+				if s.LineStart < 1 || s.LineEnd < s.LineStart || s.LineEnd > len(lines) {
+					t.Fatalf("chunk %d cites lines %d–%d of %d", i, s.LineStart, s.LineEnd, len(lines))
+				}
+				if s.ByteStart < 0 || s.ByteEnd < s.ByteStart || s.ByteEnd > len(data) {
+					t.Fatalf("chunk %d cites bytes %d–%d of %d", i, s.ByteStart, s.ByteEnd, len(data))
+				}
+				cited := strings.Join(lines[s.LineStart-1:s.LineEnd], "\n")
+				// Alt text is read from inside a tag, so the raw lines count too.
+				plain := cited
+				if doc.Kind == "markdown" {
+					plain = mdLinkRE.ReplaceAllString(cited, "")
+				}
+				seen := html.UnescapeString(tagRE.ReplaceAllString(plain, "") + "\n" + cited)
+				seen = strings.NewReplacer("`", "", "*", "", "_", "").Replace(seen) // Markdown emphasis and code marks
+				words := contentWords(s.Text)
+				if len(words) == 0 {
+					continue
+				}
+				for _, w := range []string{words[0], words[len(words)-1]} {
+					w = strings.NewReplacer("`", "", "*", "", "_", "").Replace(w)
+					if !strings.Contains(seen, w) {
+						t.Errorf("chunk %d cites lines %d–%d, which do not hold %q\nchunk: %.200q\ncited: %.300q", i, s.LineStart, s.LineEnd, w, s.Text, cited)
+					}
+				}
+				if s.Lines != nil {
+					if n := strings.Count(s.Text, "\n") + 1; len(s.Lines) != n {
+						t.Fatalf("chunk %d: %d line numbers for %d lines", i, len(s.Lines), n)
+					}
+					if s.Lines[0] != s.LineStart || s.Lines[len(s.Lines)-1] > s.LineEnd {
+						t.Errorf("chunk %d: line numbers %d…%d outside %d–%d", i, s.Lines[0], s.Lines[len(s.Lines)-1], s.LineStart, s.LineEnd)
+					}
+				}
+			}
+		})
+	}
+}
+
+// contentWords are the words of a chunk that come from the file: the markers the reader adds
+// (heading '#', list '-', code fences, table " | ") are left out.
+func contentWords(text string) []string {
+	var out []string
+	for _, w := range strings.Fields(text) {
+		if strings.Trim(w, "#-`|") != "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// TestMarkdownReadsAsProse reads a Node.js API doc: link syntax, reference definitions and
+// HTML comments are gone from the text, code stays searchable but is marked as code, and
+// headings are ATX lines marked as headings.
+func TestMarkdownReadsAsProse(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "cite", "tty.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := Read(context.Background(), data, "tty.md", Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lacks(t, doc.Text, "<!--", "YAML", "][]", "]: ", "[`")
+	md := readMarkdown("AT&amp;T and a\\*b, <br> x [link](http://u) and ![alt text](i.png).\n")
+	if md.Text != "AT&T and a*b,  x link and alt text.\n" {
+		t.Errorf("escapes and references: %q", md.Text)
+	}
+	contains(t, doc.Text, "attached, process.stdin will, by default, be initialized as an instance of\n",
+		"## Class: tty.ReadStream\n", "```\n$ node -p -e \"Boolean(process.stdout.isTTY)\"\n")
+	kindAt := func(s string) RegionKind {
+		at := strings.Index(doc.Text, s)
+		for _, r := range doc.Regions {
+			if r.Start <= at && at < r.End {
+				return r.Kind
+			}
+		}
+		return ""
+	}
+	for s, want := range map[string]RegionKind{
+		"tty.ReadStream and both": RegionCode, "Boolean(process.stdout.isTTY)": RegionCode,
+		"Class: tty.ReadStream": RegionHeading, "by default, be initialized": "",
+	} {
+		if got := kindAt(s); got != want {
+			t.Errorf("%q is in a %q region, want %q", s, got, want)
+		}
+	}
+	for i := 1; i < len(doc.Regions); i++ {
+		if doc.Regions[i].Start < doc.Regions[i-1].End {
+			t.Fatalf("regions overlap: %+v %+v", doc.Regions[i-1], doc.Regions[i])
+		}
+	}
+}
+
+// TestHTMLRegions reads a Rust book chapter: headings, code blocks and inline code are regions,
+// the prose around them is not, and the marks used to find inline code are gone from the text.
+func TestHTMLRegions(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "cite", "ch09-02-recoverable-errors-with-result.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := Read(context.Background(), data, "ch09-02.html", Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lacks(t, doc.Text, string(codeOpen), string(codeClose))
+	kindAt := func(s string) RegionKind {
+		at := strings.Index(doc.Text, s)
+		if at < 0 {
+			t.Fatalf("text lacks %q", s)
+		}
+		for _, r := range doc.Regions {
+			if r.Start <= at && at < r.End {
+				return r.Kind
+			}
+		}
+		return ""
+	}
+	for s, want := range map[string]RegionKind{
+		"## Recoverable Errors with Result": RegionHeading, "let greeting_file_result = File::open": RegionCode,
+		"enum is defined as having": "", "Most errors aren’t serious": "",
+	} {
+		if got := kindAt(s); got != want {
+			t.Errorf("%q is in a %q region, want %q", s, got, want)
+		}
+	}
+	// "Result" in "the Result enum" is inline code: <code>Result</code>.
+	at := strings.Index(doc.Text, "the Result enum")
+	if at < 0 || doc.Prose(at+4, at+10) {
+		t.Errorf("inline code %q is read as prose", "Result")
+	}
+	for i := 1; i < len(doc.Regions); i++ {
+		if doc.Regions[i].Start < doc.Regions[i-1].End {
+			t.Fatalf("regions overlap: %+v %+v", doc.Regions[i-1], doc.Regions[i])
+		}
+	}
+}
+
+// TestSourceOffsetsIndexTheFile: with a byte order mark (which the decoder drops) a chunk's
+// offsets still index the file's bytes, and its lines are the file's.
+func TestSourceOffsetsIndexTheFile(t *testing.T) {
+	for _, bom := range []string{"", "\uFEFF"} {
+		src := bom + "<html><body>\n<nav>menu</nav>\n<h1>Title</h1>\n<p>first\nparagraph &amp; more</p>\n</body></html>\n"
+		doc, err := Read(context.Background(), []byte(src), "p.html", Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		spans := ChunkDocument(doc, ChunkOptions{})
+		if len(spans) != 1 {
+			t.Fatalf("%d spans", len(spans))
+		}
+		s := spans[0]
+		if got := src[s.ByteStart:s.ByteEnd]; !strings.HasPrefix(got, "Title") || !strings.HasSuffix(got, "more") {
+			t.Errorf("bom %q: bytes %d–%d of the file are %q", bom, s.ByteStart, s.ByteEnd, got)
+		}
+		if s.LineStart != 3 || s.LineEnd != 5 || !reflect.DeepEqual(s.Lines, []int{3, 3, 4}) {
+			t.Errorf("bom %q: lines %d–%d %v, want 3–5 [3 3 4]", bom, s.LineStart, s.LineEnd, s.Lines)
+		}
+	}
+}

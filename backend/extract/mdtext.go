@@ -1,0 +1,183 @@
+package extract
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	extast "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// Markdown is read with goldmark (the CommonMark parser Hugo and Gitea use) rather than by
+// hand: search snippets and fact heuristics must see the prose a reader sees, and on the Node.js
+// API docs the hand-written reader kept `[certificate object][]` link syntax, reference
+// definition blocks and `<!-- YAML added: v0.11.4 -->` comments, which then came back as
+// search results and as "facts". goldmark gives every text piece its byte range in the file, so
+// the extracted text carries a source map and citations stay on the file's lines.
+//
+// What becomes of each construct:
+//   - prose (paragraphs, list items, quotes, table cells, link and image text): kept;
+//   - headings: ATX lines ("## Title") for the chunker, marked RegionHeading;
+//   - code spans and code blocks: kept (code is worth searching), marked RegionCode, blocks
+//     fenced with ``` so the chunker does not split them at a '#' inside;
+//   - link destinations, reference definitions, HTML comments and raw HTML: dropped.
+var mdParser = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough))
+
+// mdWriter builds Document.Text from the tree with its source map and regions.
+type mdWriter struct {
+	src     []byte
+	out     strings.Builder
+	m       *SourceMap
+	regions []Region
+	heading bool // inside a heading: its region covers what is inside
+}
+
+// markdownText turns Markdown source into prose text; src must keep the file's offsets (front
+// matter blanked, not removed).
+func markdownText(src string) (string, *SourceMap, []Region) {
+	b := []byte(src)
+	root := mdParser.Parser().Parse(text.NewReader(b))
+	w := &mdWriter{src: b, m: NewSourceMap(src)}
+	w.blocks(root, "")
+	t := strings.TrimRight(w.out.String(), "\n")
+	if t != "" {
+		t += "\n"
+	}
+	return t, w.m, mergeRegions(w.regions, len(t))
+}
+
+// copySeg writes the source bytes of seg and maps them.
+func (w *mdWriter) copySeg(start, stop int) {
+	if stop <= start {
+		return
+	}
+	w.m.Add(w.out.Len(), start, stop-start)
+	w.out.Write(w.src[start:stop])
+}
+
+func (w *mdWriter) region(start int, kind RegionKind) {
+	if end := w.out.Len(); end > start && !(w.heading && kind != RegionHeading) {
+		w.regions = append(w.regions, Region{Start: start, End: end, Kind: kind})
+	}
+}
+
+// blankLine ends the current block with an empty line, as the chunker's paragraphs expect.
+func (w *mdWriter) blankLine() {
+	s := w.out.String()
+	switch {
+	case s == "" || strings.HasSuffix(s, "\n\n"):
+	case strings.HasSuffix(s, "\n"):
+		w.out.WriteByte('\n')
+	default:
+		w.out.WriteString("\n\n")
+	}
+}
+
+// blocks writes the block children of n; prefix starts each new line of a list item.
+func (w *mdWriter) blocks(n ast.Node, prefix string) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c := c.(type) {
+		case *ast.Heading:
+			w.blankLine()
+			start := w.out.Len()
+			w.heading = true
+			w.out.WriteString(strings.Repeat("#", c.Level) + " ")
+			w.inlines(c)
+			w.region(start, RegionHeading)
+			w.heading = false
+			w.out.WriteString("\n\n")
+		case *ast.Paragraph, *ast.TextBlock:
+			if prefix == "" {
+				w.blankLine()
+			}
+			w.out.WriteString(prefix)
+			w.inlines(c)
+			w.out.WriteString("\n")
+			if prefix == "" {
+				w.out.WriteString("\n")
+			}
+		case *ast.FencedCodeBlock, *ast.CodeBlock:
+			w.blankLine()
+			start := w.out.Len()
+			w.out.WriteString("```\n")
+			lines := c.Lines()
+			for i := 0; i < lines.Len(); i++ {
+				seg := lines.At(i)
+				// A line of code that looks like a fence would close ours: break it up.
+				if l := string(seg.Value(w.src)); strings.HasPrefix(strings.TrimSpace(l), "```") || strings.HasPrefix(strings.TrimSpace(l), "~~~") {
+					w.out.WriteString(" ")
+				}
+				w.copySeg(seg.Start, seg.Stop)
+				if !strings.HasSuffix(w.out.String(), "\n") {
+					w.out.WriteString("\n")
+				}
+			}
+			w.out.WriteString("```\n")
+			w.region(start, RegionCode)
+			w.out.WriteString("\n")
+		case *ast.List:
+			w.blankLine()
+			w.blocks(c, prefix)
+			w.blankLine()
+		case *ast.ListItem:
+			w.blocks(c, "- ")
+		case *ast.Blockquote:
+			w.blocks(c, prefix)
+		case *extast.Table:
+			w.blankLine()
+			for r := c.FirstChild(); r != nil; r = r.NextSibling() {
+				for cell := r.FirstChild(); cell != nil; cell = cell.NextSibling() {
+					if cell != r.FirstChild() {
+						w.out.WriteString(" | ")
+					}
+					w.inlines(cell)
+				}
+				w.out.WriteString("\n")
+			}
+			w.out.WriteString("\n")
+		case *ast.HTMLBlock, *ast.ThematicBreak:
+			// Comments and raw HTML are markup, not prose; a rule is nothing to read.
+		default:
+			w.blocks(c, prefix)
+		}
+	}
+}
+
+// inlines writes the inline content of n: text as it is in the file, code spans marked, links
+// and images by their text, raw HTML dropped.
+func (w *mdWriter) inlines(n ast.Node) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c := c.(type) {
+		case *ast.Text:
+			// Backslash escapes and character references read as what they stand for; such a
+			// piece is not the file's bytes, so it is not mapped (it cites the next piece).
+			raw := c.Segment.Value(w.src)
+			if dec := util.ResolveNumericReferences(util.ResolveEntityNames(util.UnescapePunctuations(raw))); !bytes.Equal(dec, raw) {
+				w.out.Write(dec)
+			} else {
+				w.copySeg(c.Segment.Start, c.Segment.Stop)
+			}
+			if c.SoftLineBreak() || c.HardLineBreak() {
+				w.out.WriteString("\n")
+			}
+		case *ast.String:
+			w.out.Write(c.Value)
+		case *ast.CodeSpan:
+			start := w.out.Len()
+			w.inlines(c)
+			w.region(start, RegionCode)
+		case *ast.AutoLink:
+			start := w.out.Len()
+			seg := c.URL(w.src)
+			w.out.Write(seg)
+			w.region(start, RegionLink)
+		case *ast.RawHTML:
+		default: // emphasis, links, images, strikethrough: their text
+			w.inlines(c)
+		}
+	}
+}
