@@ -43,8 +43,13 @@ class Activity {
     this.items = this.items.filter((i) => i.state === 'uploading' || i.state === 'waiting');
   }
 
-  /** Announces a finished batch: an error toast when anything failed, naming the first. */
-  private announce(what: string, list: IngestItem[]) {
+  /**
+   * Announces a finished batch: an error toast when anything failed, naming the first. The
+   * items are read as they stand now: a follow() that ran during an upload may already know
+   * that one failed, and the batch must not then be announced as "added".
+   */
+  private announce(what: string, batch: IngestItem[]) {
+    const list = batch.map((b) => this.items.find((i) => i.key === b.key) ?? b);
     const s = summarize(list);
     const text = `${what}: ${summaryText(s)}`;
     let id: number;
