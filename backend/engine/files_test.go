@@ -480,3 +480,21 @@ func TestOverlappingWatchRoots(t *testing.T) {
 		t.Fatalf("watch roots: %v", st.WatchRoots)
 	}
 }
+
+// The embedder card says "automatic" only when nothing was configured.
+func TestEmbeddingStatusSaysWhetherAnythingWasConfigured(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		embedder string
+		want     bool
+	}{{"", true}, {"ollama", false}, {"static", false}} {
+		e := open(t, func(cfg *engine.Config) { cfg.Embedder = c.embedder })
+		st, err := e.EmbeddingStatus(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Automatic != c.want {
+			t.Errorf("embedder %q: automatic = %v, want %v", c.embedder, st.Automatic, c.want)
+		}
+	}
+}

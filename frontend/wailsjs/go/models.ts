@@ -117,6 +117,7 @@ export namespace engine {
 	    observations: store.Observation[];
 	}
 	export interface EmbeddingStatus {
+	    automatic: boolean;
 	    provider: string;
 	    model: string;
 	    status: string;
