@@ -111,9 +111,16 @@ test("open an entity and a field's provenance", async () => {
   const prov = byId("provenance-panel");
   await prov.waitFor({ timeout: 10000 });
   // The panel opens at once with "Tracing…" and fills in when the provenance arrives: wait for
-  // the content, not for the panel.
-  await prov.getByText(/obs_|observation/i).first().waitFor({ timeout: 10000 });
-  assert.match(await prov.innerText(), /obs_|observation/i);
+  // the content, not for the panel. Plain words first (file, line, reader, who added it); the
+  // internal terms only under "Details".
+  const sentence = byId("provenance-sentence");
+  await sentence.waitFor({ timeout: 10000 });
+  const said = await sentence.innerText();
+  assert.match(said, /^from .*heron-survey-\d+\.md, (line \d+, )?(read by the Markdown reader|recorded when the file was added) on \d+ \w+/, said);
+  assert.match(said, /added in the Strata app/, "a file added through the browser is the app's, not the cli's");
+  assert.doesNotMatch(await prov.innerText(), /specificity|payload/i, "internal terms wait under Details");
+  await byId("provenance-details").locator("summary").click();
+  assert.match(await prov.innerText(), /obs_/);
   await shot("5-entity-provenance");
   await page.keyboard.press("Escape");
 });
