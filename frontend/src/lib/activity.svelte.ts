@@ -24,7 +24,8 @@ class Activity {
   items = $state<IngestItem[]>([]);
   /** Uploads in flight or waiting. */
   busy = $state(0);
-  /** Documents whose failure a toast already announced (the failure notice skips them). */
+  /** Documents (by ID, and by path for a file refused before it had one) whose failure a
+   * toast already announced: the failure notice skips them. */
   readonly announced = new Set<string>();
 
   /** The toast that announced an item's batch, replaced when the item turns out to fail. */
@@ -56,7 +57,11 @@ class Activity {
     if (hasFailure(s)) {
       const first = list.find((i) => i.state === 'failed' || i.state === 'unsupported');
       id = toasts.push({ kind: 'error', title: text, body: first ? `${first.name}: ${first.message}` : undefined, hint: first?.hint });
-      for (const i of list) if (i.documentId && (i.state === 'failed' || i.state === 'unsupported')) this.announced.add(i.documentId);
+      for (const i of list) {
+        if (i.state !== 'failed' && i.state !== 'unsupported') continue;
+        if (i.documentId) this.announced.add(i.documentId);
+        if (i.path) this.announced.add(i.path);
+      }
     } else {
       id = toasts.success(text, list.some((i) => i.state === 'queued') ? 'being analysed — failures will show here' : undefined);
     }

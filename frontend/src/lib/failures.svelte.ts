@@ -43,7 +43,8 @@ class Failures {
     }
     const page = await api.documents({ status: 'failed', recent: true, limit: Math.min(added, 20) });
     this.prev = now;
-    const fresh = page.documents.filter((d) => !activity.announced.has(d.document_id));
+    const told = (d: { document_id: string; path?: string }) => activity.announced.has(d.document_id) || (!!d.path && activity.announced.has(d.path));
+    const fresh = page.documents.filter((d) => !told(d));
     if (fresh.length === 0) return;
     for (const d of fresh) activity.announced.add(d.document_id);
     const names = fresh.map((d) => (d.path ? baseName(d.path) : d.title));
