@@ -123,7 +123,7 @@ class Activity {
       this.announced.add(next.documentId);
       const old = this.toastOf.get(item.key);
       if (old !== undefined) toasts.dismiss(old);
-      toasts.push({ kind: 'error', title: `${item.name}: ${next.state === 'unsupported' ? 'not supported' : 'failed'}`, body: next.message, hint: next.hint, link: { href: href.document(next.documentId), label: 'Open' } });
+      toasts.push({ kind: 'error', title: `${item.name}: ${next.state === 'unsupported' ? 'not supported' : 'failed'}`, body: next.message.replace(/^(failed|not supported) — /, ''), hint: next.hint, link: { href: href.document(next.documentId), label: 'Open the document' } });
     }
   }
 
