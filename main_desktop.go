@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"io/fs"
 	"os"
-	"os/exec"
 	"runtime"
 	"sync"
 
@@ -123,21 +122,18 @@ func (d *desktop) PickFolder(context.Context) (string, error) {
 	return wruntime.OpenDirectoryDialog(d.context(), wruntime.OpenDialogOptions{Title: "Watch a folder", CanCreateDirectories: false})
 }
 
-// OpenPath hands a file to the OS (BrowserOpenURL refuses file:// URLs).
-func (d *desktop) OpenPath(_ context.Context, path string) error {
+// OpenPath hands a file to the OS (BrowserOpenURL refuses file:// URLs) and reports the
+// opener's failure (runOpener), which the UI shows.
+func (d *desktop) OpenPath(ctx context.Context, path string) error {
 	opener := "xdg-open"
 	switch runtime.GOOS {
 	case "darwin":
 		opener = "open"
 	case "windows":
-		opener = "explorer"
+		// explorer exits 1 even when it opened the file; rundll32's handler exits 0 or fails.
+		return runOpener(ctx, openerWait, "rundll32", "url.dll,FileProtocolHandler", path)
 	}
-	cmd := exec.Command(opener, path)
-	if err := cmd.Start(); err != nil {
-		return errs.Wrap(errs.Internal, err, "cannot open %s", path).WithHint("install xdg-utils, or open the file from your file manager")
-	}
-	go func() { _ = cmd.Wait() }() // reap the opener; it exits once it has handed the file over
-	return nil
+	return runOpener(ctx, openerWait, opener, path)
 }
 
 func (d *desktop) Emit(_ context.Context, event string, data any) {

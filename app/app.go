@@ -269,6 +269,26 @@ func (a *App) AddWatchedFolder(dir string) ([]engine.PathResult, error) {
 // RemoveWatchedFolder stops watching a folder; its documents stay.
 func (a *App) RemoveWatchedFolder(dir string) (bool, error) { return a.eng.RemoveWatchRoot(a.c(), dir) }
 
+// ErrorCode is what the UI needs to know about one error code: whether trying again can help
+// (it offers Retry only then) and what the code means.
+type ErrorCode struct {
+	Code      string `json:"code"`
+	Retryable bool   `json:"retryable"`
+	Meaning   string `json:"meaning"`
+	Hint      string `json:"hint"`
+}
+
+// ErrorCodes lists every error code from the registry (backend/errs), sorted by name, so the UI
+// decides "Retry or not" from the same table the job runner uses instead of a copied list.
+func (a *App) ErrorCodes() []ErrorCode {
+	all := errs.All()
+	out := make([]ErrorCode, len(all))
+	for i, c := range all {
+		out[i] = ErrorCode{Code: c.Name, Retryable: c.Retryable, Meaning: c.Meaning, Hint: c.Hint}
+	}
+	return out
+}
+
 // Settings is what the settings screen shows besides the status.
 type Settings struct {
 	DataDir  string   `json:"data_dir"`

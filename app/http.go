@@ -18,7 +18,7 @@ import (
 // desktop binds the App (Host.Bindings), so the window and the browser reach the same list.
 var Methods = []string{
 	"AddWatchedFolder", "ClientSnippet", "Document", "Documents", "Entities", "Entity",
-	"IngestPaths", "IngestText", "InstallClient", "Observations", "OpenPath", "Overview",
+	"ErrorCodes", "IngestPaths", "IngestText", "InstallClient", "Observations", "OpenPath", "Overview",
 	"PickFiles", "PickFolder", "Provenance", "Relationships", "RemoveWatchedFolder", "Retry",
 	"Search", "Settings", "Status", "Upload", "WatchedFolders",
 }

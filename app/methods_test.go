@@ -8,6 +8,7 @@ import (
 	"testing/fstest"
 
 	"github.com/strata-app/strata/app"
+	"github.com/strata-app/strata/backend/errs"
 )
 
 // TestMethodsAreTheBoundSet: the App that the window binds has exactly the methods in
@@ -78,5 +79,24 @@ func TestBrowserServesOnlyTheList(t *testing.T) {
 	// Had Shutdown run over HTTP it would have cancelled the App's context; the App still answers.
 	if st, err := a.Status(); err != nil || st == nil {
 		t.Fatalf("status after the refused calls: %v", err)
+	}
+}
+
+// TestErrorCodesAreTheRegistry: the UI's "Retry or not" comes from the registry the job runner
+// uses: every code, with its retryable flag.
+func TestErrorCodesAreTheRegistry(t *testing.T) {
+	list := app.New(nil, app.Options{}).ErrorCodes()
+	all := errs.All()
+	if len(list) != len(all) {
+		t.Fatalf("%d codes, the registry has %d", len(list), len(all))
+	}
+	got := map[string]bool{}
+	for _, c := range list {
+		got[c.Code] = c.Retryable
+	}
+	for code, want := range map[string]bool{errs.AnalysisFailed: false, errs.UnsupportedFileType: false, errs.FileUnreadable: true, errs.Internal: true} {
+		if r, ok := got[code]; !ok || r != want {
+			t.Errorf("%s: retryable %v (listed %v), want %v", code, r, ok, want)
+		}
 	}
 }

@@ -333,7 +333,7 @@ func statusCmd(g *globals) *cobra.Command {
 						if em.IsFallbackActive {
 							fmt.Fprint(w, " — fallback: keyword-heavy search")
 						}
-						fmt.Fprintf(w, "\nvectors        %d/%d chunks in %s/%s (%s)\n", em.Reembed.Done, em.Reembed.Total, em.Provider, em.Model, em.Status)
+						fmt.Fprintf(w, "\nvectors        %s\n", vectorsLine(em))
 						if em.FallbackReason != "" {
 							fmt.Fprintf(w, "               why: %s\n               %s\n", em.FallbackReason, em.Hint)
 						}
@@ -407,3 +407,18 @@ func versionCmd(g *globals) *cobra.Command {
 
 // Stdio is the process's real standard streams.
 func Stdio() IO { return IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Getenv: os.Getenv} }
+
+// vectorsLine says how far the configured vector space is built, in words that are true: a
+// count with "building" while it is built, "all N chunks" when done, and otherwise that it is
+// not being built (Ollama not answering), not "0/12775 (ready)".
+func vectorsLine(em *engine.EmbeddingStatus) string {
+	done, total, space := em.Reembed.Done, em.Reembed.Total, em.Provider+"/"+em.Model
+	switch {
+	case em.Status == "building":
+		return fmt.Sprintf("%d/%d chunks in %s (building)", done, total, space)
+	case done >= total:
+		return fmt.Sprintf("all %d chunks in %s", total, space)
+	default:
+		return fmt.Sprintf("%s is not being built (%d of %d chunks have its vectors; it is built once %s answers)", space, done, total, em.Provider)
+	}
+}

@@ -27,6 +27,22 @@ func RemoteClient(name string) Caller { return Caller{name: name} }
 // Local reports whether the caller is the local user.
 func (c Caller) Local() bool { return c.local }
 
+// Via is the door the caller came in by, recorded as a file's origin "source" so that a file
+// added through the window says "app" and one an AI client added says "mcp:<name>" — the
+// provenance panel shows it, and "cli" for everything was not true.
+func (c Caller) Via() string {
+	switch {
+	case c.local && c.name != "":
+		return c.name
+	case c.local:
+		return "local"
+	case c.name == "":
+		return "mcp"
+	default:
+		return "mcp:" + c.name
+	}
+}
+
 // String names the caller in logs: "local:cli", "remote:cursor", "remote:unnamed".
 func (c Caller) String() string {
 	name := c.name

@@ -82,7 +82,7 @@ func (e *Engine) IngestPaths(ctx context.Context, who Caller, paths []string) ([
 		}
 		files = allowed
 	}
-	for _, r := range e.ingest.RegisterFiles(ctx, files, map[string]any{"source": "cli"}) {
+	for _, r := range e.ingest.RegisterFiles(ctx, files, map[string]any{"source": who.Via()}) {
 		pr := PathResult{Path: r.Path, Result: r.Result}
 		if r.Err != nil {
 			pr.Error = errs.As(r.Err)
@@ -191,12 +191,13 @@ func (e *Engine) ListDocuments(ctx context.Context, status, pathPrefix string, l
 type DocumentQuery struct {
 	Status string `json:"status,omitempty"`
 	Path   string `json:"path,omitempty"`
-	Type   string `json:"type,omitempty"`  // "other": documents without a type
-	Limit  Limit  `json:"limit,omitempty"` // 1–1000; omitted: 100 (limit.go)
+	Type   string `json:"type,omitempty"`   // "other": documents without a type
+	Recent bool   `json:"recent,omitempty"` // newest change first (the UI's failure notice), else by path
+	Limit  Limit  `json:"limit,omitempty"`  // 1–1000; omitted: 100 (limit.go)
 	Offset int    `json:"offset,omitempty"`
 }
 
-// QueryDocuments pages through documents matching q, by path then ID.
+// QueryDocuments pages through documents matching q, by path then ID, or newest first.
 func (e *Engine) QueryDocuments(ctx context.Context, q DocumentQuery) (*DocumentPage, error) {
 	status, pathPrefix := q.Status, q.Path
 	limit, offset, err := pageLimit(int(q.Limit), q.Offset)
@@ -208,7 +209,7 @@ func (e *Engine) QueryDocuments(ctx context.Context, q DocumentQuery) (*Document
 	default:
 		return nil, errs.New(errs.Validation, "status %q is not registered, analyzed, semantic, failed or removed", status).With("field", "status")
 	}
-	list, total, err := store.ListDocuments(ctx, e.db.Reader(), store.DocumentFilter{Status: status, PathPrefix: pathPrefix, DocType: q.Type, Limit: limit, Offset: offset})
+	list, total, err := store.ListDocuments(ctx, e.db.Reader(), store.DocumentFilter{Status: status, PathPrefix: pathPrefix, DocType: q.Type, Recent: q.Recent, Limit: limit, Offset: offset})
 	if err != nil {
 		return nil, queryErr(err, "documents")
 	}

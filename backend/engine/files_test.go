@@ -236,6 +236,45 @@ func TestBadFiles(t *testing.T) {
 	if failed.Total < 4 {
 		t.Errorf("failed documents listed: %d", failed.Total)
 	}
+	// A file that failed at registration keeps the size it was seen with (the UI shows "not
+	// supported, 4 KB", never "0 B"), and the UI's failure notice lists the newest first.
+	recent, err := e.QueryDocuments(ctx, engine.DocumentQuery{Status: "failed", Recent: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sizes := map[string]int64{}
+	for i, d := range recent.Documents {
+		sizes[filepath.Base(d.Path)] = d.Size
+		if i > 0 && (d.UpdatedAt > recent.Documents[i-1].UpdatedAt || d.UpdatedAt == recent.Documents[i-1].UpdatedAt && d.DocumentID < recent.Documents[i-1].DocumentID) {
+			t.Errorf("recent failures out of order at %d: %s after %s", i, d.UpdatedAt, recent.Documents[i-1].UpdatedAt)
+		}
+	}
+	if sizes["junk.bin"] != int64(len(junk)) || sizes["big.txt"] != 2<<20 {
+		t.Errorf("sizes of files failed at registration: %v", sizes)
+	}
+}
+
+// A file's origin names the door it came in by: the window's files are the app's, not "cli".
+func TestOriginSourceIsTheCallersDoor(t *testing.T) {
+	e := open(t)
+	ctx := context.Background()
+	p := write(t, filepath.Join(t.TempDir(), "door.md"), "# Door\n\nCame in through the app.\n")
+	res, err := e.IngestPaths(ctx, engine.LocalUser("app"), []string{p})
+	if err != nil || len(res) != 1 || res[0].Result == nil {
+		t.Fatalf("ingest: %v %+v", err, res)
+	}
+	d := settle(t, e, res[0].Result.DocumentID)[0]
+	prov, err := e.FieldProvenance(ctx, d.EntityID, "path")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var origin map[string]any
+	if err := json.Unmarshal(prov.SourcePayload.Origin, &origin); err != nil {
+		t.Fatal(err)
+	}
+	if origin["source"] != "app" {
+		t.Fatalf("origin = %v, want source app", origin)
+	}
 }
 
 func TestDeletedBeforeAnalysisAndRetry(t *testing.T) {
@@ -439,5 +478,23 @@ func TestOverlappingWatchRoots(t *testing.T) {
 	st, _ := e.Status(ctx)
 	if len(st.WatchRoots) != 1 {
 		t.Fatalf("watch roots: %v", st.WatchRoots)
+	}
+}
+
+// The embedder card says "automatic" only when nothing was configured.
+func TestEmbeddingStatusSaysWhetherAnythingWasConfigured(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		embedder string
+		want     bool
+	}{{"", true}, {"ollama", false}, {"static", false}} {
+		e := open(t, func(cfg *engine.Config) { cfg.Embedder = c.embedder })
+		st, err := e.EmbeddingStatus(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Automatic != c.want {
+			t.Errorf("embedder %q: automatic = %v, want %v", c.embedder, st.Automatic, c.want)
+		}
 	}
 }

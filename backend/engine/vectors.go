@@ -371,6 +371,10 @@ func (e *Engine) cachedEmbeddingStatus(ctx context.Context) (*EmbeddingStatus, e
 // EmbeddingStatus is seed 004's block (names unchanged) plus re-embedding progress and, while
 // the static space stands in, why and what to do about it.
 type EmbeddingStatus struct {
+	// Automatic: nothing was configured (STRATA_EMBEDDER unset), so Strata uses Ollama when it
+	// runs and the built-in static embedder otherwise; the UI says that rather than "ollama",
+	// which reads as if someone had chosen it.
+	Automatic        bool    `json:"automatic"`
 	Provider         string  `json:"provider"`
 	Model            string  `json:"model"`
 	Status           string  `json:"status"` // ready | building
@@ -400,7 +404,7 @@ func (e *Engine) EmbeddingStatus(ctx context.Context) (*EmbeddingStatus, error) 
 	static := e.emb.static.e.Info()
 	st := &EmbeddingStatus{Provider: static.Provider, Model: static.Model, Status: "ready",
 		ActualProvider: static.Provider, ActualModel: static.Model, Dimensions: static.Dimensions, Space: static.Key,
-		SemanticQuality: "low"}
+		SemanticQuality: "low", Automatic: e.cfg.Embedder == ""}
 	target := static.Key
 	if e.emb.sem != nil {
 		st.Provider, st.Model = "ollama", e.emb.semanticModel()

@@ -56,6 +56,7 @@ const (
 	AddressInUse  = "ADDRESS_IN_USE"
 	MCPNotRunning = "MCP_NOT_RUNNING"
 	DesktopOnly   = "DESKTOP_ONLY"
+	OpenFailed    = "OPEN_FAILED"
 	NoDisplay     = "NO_DISPLAY"
 )
 
@@ -118,6 +119,7 @@ var registry = map[string]Code{
 
 	AddressInUse:  {Retryable: true, Status: http.StatusConflict, Meaning: "another program already listens on the address", Hint: "choose another port with --mcp-addr, or stop the other program"},
 	MCPNotRunning: {Retryable: true, Status: http.StatusServiceUnavailable, Meaning: "the MCP HTTP endpoint is not running", Hint: "use the stdio configuration, or start `strata serve`"},
+	OpenFailed:    {Status: http.StatusBadGateway, Meaning: "the system's opener (xdg-open, open, explorer) could not open the file", Hint: "set a default application for this kind of file, or open it from your file manager"},
 	DesktopOnly:   {Status: http.StatusBadRequest, Meaning: "the call needs the desktop app (a native dialog or window)", Hint: "in a browser, upload files or type a folder path"},
 	NoDisplay:     {Status: http.StatusServiceUnavailable, Meaning: "no graphical display for the desktop app", Hint: "run `strata serve` and open the printed address in a browser"},
 }

@@ -114,7 +114,7 @@ func (in *Ingester) RegisterFiles(ctx context.Context, paths []string, origin ma
 		reg, err := in.prepareFile(ctx, path, o)
 		if err != nil {
 			if f, ok := err.(fileFailure); ok {
-				out[i].Err = in.failFile(ctx, reg.abs, f.err)
+				out[i].Err = in.failFile(ctx, reg.abs, reg.size, f.err)
 			} else {
 				out[i].Err = err
 			}
@@ -175,7 +175,7 @@ func (in *Ingester) prepareFile(ctx context.Context, path string, origin map[str
 		return nil, errs.New(errs.UnsupportedFileType, "%s is not a regular file", abs).With("path", abs)
 	}
 	if st.Size() > in.maxFileBytes() {
-		return &fileReg{abs: abs}, failure(errs.New(errs.FileTooLarge, "%s is %d bytes; the limit is %d", abs, st.Size(), in.maxFileBytes()).
+		return &fileReg{abs: abs, size: st.Size()}, failure(errs.New(errs.FileTooLarge, "%s is %d bytes; the limit is %d", abs, st.Size(), in.maxFileBytes()).
 			With("path", abs).With("file_size_bytes", st.Size()).With("max_size_bytes", in.maxFileBytes()).
 			WithHint("raise the limit with --max-file-mb, or split the file"))
 	}
@@ -185,7 +185,7 @@ func (in *Ingester) prepareFile(ctx context.Context, path string, origin map[str
 	}
 	kind, mime := extract.Sniff(head, abs)
 	if kind == "" {
-		return &fileReg{abs: abs}, failure(errs.New(errs.UnsupportedFileType, "%s is not a format Strata reads", filepath.Base(abs)).With("path", abs).
+		return &fileReg{abs: abs, size: size}, failure(errs.New(errs.UnsupportedFileType, "%s is not a format Strata reads", filepath.Base(abs)).With("path", abs).
 			WithHint("Strata reads text, Markdown, HTML, PDF, DOCX, CSV, JSON and source code"))
 	}
 	now := in.Now().UTC()
@@ -331,8 +331,9 @@ func (in *Ingester) moveDocument(ctx context.Context, tx *store.Tx, d, occupant 
 }
 
 // failFile records a file that could not be registered as a failed document (so the library
-// shows it with its error and hint) and returns the error.
-func (in *Ingester) failFile(ctx context.Context, abs string, cause error) error {
+// shows it with its error and hint) and returns the error. size is what was seen of the file
+// (0: unknown), kept so that an unsupported file shows its real size, not "0 B".
+func (in *Ingester) failFile(ctx context.Context, abs string, size int64, cause error) error {
 	e := errs.As(cause)
 	now := store.FormatTime(in.Now())
 	env := errs.EnvelopeJSON(e)
@@ -340,7 +341,7 @@ func (in *Ingester) failFile(ctx context.Context, abs string, cause error) error
 		d, err := store.DocumentByPath(ctx, tx, abs)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
-			d = store.Document{DocumentID: ids.Document("file:" + abs), Kind: "file", Path: abs,
+			d = store.Document{DocumentID: ids.Document("file:" + abs), Kind: "file", Path: abs, Size: size,
 				Title: filepath.Base(abs), PhaseRegister: "failed", PhaseAnalyze: "skipped", PhaseSemantic: "skipped",
 				LastError: env, CreatedAt: now, UpdatedAt: now}
 			if err := setStatus(&d, docstate.RegisterFailed); err != nil {
@@ -355,6 +356,9 @@ func (in *Ingester) failFile(ctx context.Context, abs string, cause error) error
 			return err
 		}
 		d.PhaseRegister, d.PhaseAnalyze, d.PhaseSemantic, d.LastError, d.UpdatedAt = "failed", "skipped", "skipped", env, now
+		if size > 0 { // the file's size when it was seen; 0 when it could not be read, keeping the last known
+			d.Size = size
+		}
 		if err := store.DeleteChunks(ctx, tx, d.DocumentID); err != nil {
 			return err
 		}

@@ -221,11 +221,14 @@ type DocumentFilter struct {
 	Status     string
 	PathPrefix string
 	DocType    string // "other" matches documents without a type
-	Limit      int
-	Offset     int
+	// Recent orders by updated_at, newest first (ties by ID) instead of by path: what changed
+	// last, e.g. the newest failures a notice names.
+	Recent bool
+	Limit  int
+	Offset int
 }
 
-// ListDocuments pages through documents by path then ID.
+// ListDocuments pages through documents by path then ID (or newest first, f.Recent).
 func ListDocuments(ctx context.Context, q Q, f DocumentFilter) ([]Document, int, error) {
 	where, args := "1=1", []any{}
 	if f.Status != "" {
@@ -248,7 +251,11 @@ func ListDocuments(ctx context.Context, q Q, f DocumentFilter) ([]Document, int,
 	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM documents WHERE `+where, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count documents: %w", err)
 	}
-	rows, err := q.QueryContext(ctx, `SELECT `+docCols+` FROM documents WHERE `+where+` ORDER BY coalesce(path, title), document_id LIMIT ? OFFSET ?`,
+	order := "coalesce(path, title), document_id"
+	if f.Recent {
+		order = "updated_at DESC, document_id"
+	}
+	rows, err := q.QueryContext(ctx, `SELECT `+docCols+` FROM documents WHERE `+where+` ORDER BY `+order+` LIMIT ? OFFSET ?`,
 		append(args, f.Limit, f.Offset)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list documents: %w", err)

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { embedderSummary } from './embedder';
+import { configuredText, embedderSummary } from './embedder';
 import type { EmbeddingStatus } from './types';
 
 const base: EmbeddingStatus = {
+  automatic: false,
   provider: 'ollama',
   model: 'nomic-embed-text',
   status: 'ready',
@@ -36,5 +37,13 @@ describe('embedderSummary', () => {
   });
   it('unknown', () => {
     expect(embedderSummary(null).line).toBe('embedder not known yet');
+  });
+});
+
+describe('configuredText', () => {
+  it('says "automatic" when nothing was configured, not "ollama"', () => {
+    expect(configuredText({ ...base, automatic: true })).toBe('automatic (Ollama if running, else built-in)');
+    expect(configuredText(base)).toBe('ollama · nomic-embed-text');
+    expect(configuredText({ ...base, provider: 'static' })).toBe('built-in (static vectors, no Ollama)');
   });
 });

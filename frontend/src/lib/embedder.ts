@@ -34,3 +34,10 @@ export function embedderSummary(e: EmbeddingStatus | null | undefined): Embedder
   if (building && total > 0) line += ` · building ${e.model || 'semantic'} space ${done}/${total}`;
   return { line, tone, building, progress };
 }
+
+/** The "Configured" line: what was chosen, or that nothing was and what that means. */
+export function configuredText(e: Pick<EmbeddingStatus, 'automatic' | 'provider' | 'model'>): string {
+  if (e.automatic) return 'automatic (Ollama if running, else built-in)';
+  if (e.provider === 'static') return 'built-in (static vectors, no Ollama)';
+  return `${e.provider} · ${e.model}`;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { itemFromResult, summarize, summaryText } from './ingest';
+import { isPending, itemFromDocument, itemFromResult, summarize, summaryText } from './ingest';
 import type { Document, IngestResult, PathResult } from './types';
 
 const doc = (patch: Partial<Document>): Document => ({
@@ -42,14 +42,37 @@ describe('itemFromResult', () => {
   });
   it('an error', () => {
     const it = itemFromResult({ path: '/a/x.bin', error: { code: 'UNSUPPORTED_FILE_TYPE', message: 'not a format', hint: 'Strata reads …' } });
-    expect(it).toMatchObject({ state: 'failed', message: 'UNSUPPORTED_FILE_TYPE: not a format', hint: 'Strata reads …' });
+    expect(it).toMatchObject({ state: 'unsupported', message: 'not supported — not a format', hint: 'Strata reads …' });
+    const bad = itemFromResult({ path: '/a/x.md', error: { code: 'FILE_UNREADABLE', message: 'cannot read' } });
+    expect(bad).toMatchObject({ state: 'failed', message: 'failed — cannot read' });
   });
   it('a document registered as failed', () => {
     const it = itemFromResult({
       path: '/a/blob.bin',
       document: doc({ status: 'failed', last_error: { error: { code: 'UNSUPPORTED_FILE_TYPE', message: 'no', hint: 'h' } } }),
     });
-    expect(it).toMatchObject({ state: 'failed', hint: 'h', documentId: 'doc_1' });
+    expect(it).toMatchObject({ state: 'unsupported', hint: 'h', documentId: 'doc_1' });
+  });
+  it('a first import of two copies: a duplicate, not "already there"', () => {
+    const it = itemFromResult({ path: '/a/b.md', result: result({ created: false }), document: doc({ status: 'analyzed', phase_analyze: 'skipped', duplicate_of: 'doc_0', size: 5 }) });
+    expect(it).toMatchObject({ state: 'duplicate', message: 'same content as another document, not read again', duplicateOf: 'doc_0' });
+    expect(isPending(it)).toBe(true); // followed until the original's name is known
+  });
+  it('an empty file', () => {
+    const it = itemFromResult({ path: '/a/e.txt', result: result({ created: true }), document: doc({ status: 'analyzed', phase_analyze: 'skipped', size: 0 }) });
+    expect(it).toMatchObject({ state: 'empty', message: 'empty — nothing to index' });
+  });
+  it('a queued file that later fails becomes "failed" with the reason', () => {
+    const first = itemFromResult({ path: '/a/garbage.pdf', result: result({ created: true }), document: doc({ size: 5000 }) }, 'k1');
+    expect(first.state).toBe('queued');
+    expect(isPending(first)).toBe(true);
+    const later = itemFromDocument(
+      { key: 'k1', name: 'garbage.pdf' },
+      doc({ status: 'failed', phase_analyze: 'failed', size: 5000, last_error: { error: { code: 'ANALYSIS_FAILED', message: 'garbage.pdf: the PDF is truncated', hint: 'download it again' } } }),
+      null,
+    );
+    expect(later).toMatchObject({ state: 'failed', message: 'failed — garbage.pdf: the PDF is truncated', hint: 'download it again', documentId: 'doc_1' });
+    expect(isPending(later)).toBe(false);
   });
   it('a finished file', () => {
     expect(itemFromResult({ path: 'x.md', result: result({ created: true }) }).state).toBe('added');
@@ -59,8 +82,10 @@ describe('itemFromResult', () => {
 describe('summaries', () => {
   it('counts and words', () => {
     const s = summarize([{ state: 'added' }, { state: 'queued' }, { state: 'failed' }, { state: 'unchanged' }, { state: 'uploading' }]);
-    expect(s).toEqual({ total: 5, added: 2, unchanged: 1, failed: 1 });
+    expect(s).toEqual({ total: 5, added: 2, unchanged: 1, failed: 1, unsupported: 0, empty: 0, duplicate: 0 });
     expect(summaryText(s)).toBe('2 added, 1 already there, 1 failed');
+    const t = summarize([{ state: 'added' }, { state: 'duplicate' }, { state: 'empty' }, { state: 'unsupported' }]);
+    expect(summaryText(t)).toBe('1 added, 1 duplicate (not read again), 1 empty, 1 not supported');
     expect(summaryText(summarize([]))).toBe('nothing to add');
   });
 });

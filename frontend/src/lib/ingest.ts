@@ -1,9 +1,13 @@
 // What happened to each file sent to Strata, for the drop zone's list (tested in ingest.test.ts).
+// A file is not "added" until its analysis says so: an item whose analysis is still queued is
+// followed (activity.svelte.ts) and turns into "failed", "empty" or "duplicate" when that is
+// what really happened.
 
-import type { PathResult } from './types';
+import type { Document, PathResult } from './types';
 import { baseName } from './format';
+import { docOutcome, unsupportedCode, type RetryTable } from './outcome';
 
-export type ItemState = 'waiting' | 'uploading' | 'added' | 'unchanged' | 'failed' | 'queued';
+export type ItemState = 'waiting' | 'uploading' | 'added' | 'unchanged' | 'failed' | 'unsupported' | 'empty' | 'duplicate' | 'queued';
 
 export interface IngestItem {
   key: string;
@@ -13,40 +17,58 @@ export interface IngestItem {
   message: string;
   hint?: string;
   documentId?: string;
+  /** The document a duplicate repeats, until its name is known. */
+  duplicateOf?: string;
+}
+
+/** The list's words for a failure: "failed: <message>" or "not supported: <message>". */
+function failedItem(base: Pick<IngestItem, 'key' | 'name' | 'path' | 'documentId'>, code: string, message: string, hint?: string): IngestItem {
+  if (code === unsupportedCode) return { ...base, state: 'unsupported', message: `not supported — ${message}`, hint };
+  return { ...base, state: 'failed', message: `failed — ${message}`, hint };
+}
+
+/** The item for a document as it stands now (after registration, or when followed later). */
+export function itemFromDocument(base: Pick<IngestItem, 'key' | 'name' | 'path'>, doc: Document, table: RetryTable, originalName?: string): IngestItem {
+  const b = { ...base, documentId: doc.document_id };
+  const o = docOutcome(doc, table, originalName);
+  switch (o.kind) {
+    case 'failed':
+    case 'unsupported':
+      return failedItem(b, o.error?.code ?? '', o.error?.message ?? o.reason, o.hint);
+    case 'working':
+      return { ...b, state: 'queued', message: o.reason };
+    case 'duplicate':
+      return { ...b, state: 'duplicate', message: o.reason, duplicateOf: originalName ? undefined : doc.duplicate_of };
+    case 'empty':
+      return { ...b, state: 'empty', message: o.reason };
+    case 'removed':
+      return { ...b, state: 'failed', message: o.reason };
+    default:
+      return { ...b, state: 'added', message: 'added and analysed' };
+  }
 }
 
 /** One PathResult as a list item. */
-export function itemFromResult(r: PathResult, key = r.path): IngestItem {
+export function itemFromResult(r: PathResult, key = r.path, table: RetryTable = null): IngestItem {
   const name = baseName(r.path) || r.path;
+  const base = { key, name, path: r.path };
   if (r.error) {
-    return { key, name, path: r.path, state: 'failed', message: `${r.error.code}: ${r.error.message}`, hint: r.error.hint, documentId: r.document?.document_id };
+    return failedItem({ ...base, documentId: r.document?.document_id }, r.error.code, r.error.message, r.error.hint);
   }
   const doc = r.document;
-  const docId = doc?.document_id ?? r.result?.document_id;
-  if (doc && doc.status === 'failed') {
-    const err = doc.last_error?.error;
-    return {
-      key,
-      name,
-      path: r.path,
-      state: 'failed',
-      message: err ? `${err.code}: ${err.message}` : 'could not be read',
-      hint: err?.hint,
-      documentId: docId,
-    };
+  if (r.result && r.result.created === false && !doc?.duplicate_of && doc?.status !== 'failed') {
+    const moved = r.result.message?.startsWith('Moved:');
+    return { ...base, state: 'unchanged', message: moved ? r.result.message : 'already in Strata — nothing changed', documentId: doc?.document_id ?? r.result.document_id };
   }
-  if (r.result && r.result.created === false) {
-    return { key, name, path: r.path, state: 'unchanged', message: 'already in Strata — nothing changed', documentId: docId };
-  }
-  const queued = doc && (doc.phase_analyze === 'queued' || doc.phase_analyze === 'running');
-  return {
-    key,
-    name,
-    path: r.path,
-    state: queued ? 'queued' : 'added',
-    message: queued ? 'added — being analysed' : 'added',
-    documentId: docId,
-  };
+  if (doc) return itemFromDocument(base, doc, table);
+  // No document came back: follow it by its ID when there is one, to learn what became of it.
+  const id = r.result?.document_id;
+  return id ? { ...base, state: 'queued', message: 'added — being analysed', documentId: id } : { ...base, state: 'added', message: 'added' };
+}
+
+/** Whether an item still waits for its analysis (the activity follows it). */
+export function isPending(i: Pick<IngestItem, 'state' | 'documentId' | 'duplicateOf'>): boolean {
+  return !!i.documentId && (i.state === 'queued' || (i.state === 'duplicate' && !!i.duplicateOf));
 }
 
 export interface ResultSummary {
@@ -54,15 +76,17 @@ export interface ResultSummary {
   added: number;
   unchanged: number;
   failed: number;
+  unsupported: number;
+  empty: number;
+  duplicate: number;
 }
 
 /** Counts results for a toast ("3 added, 1 failed"). */
 export function summarize(items: Pick<IngestItem, 'state'>[]): ResultSummary {
-  const s = { total: items.length, added: 0, unchanged: 0, failed: 0 };
+  const s = { total: items.length, added: 0, unchanged: 0, failed: 0, unsupported: 0, empty: 0, duplicate: 0 };
   for (const i of items) {
-    if (i.state === 'failed') s.failed++;
-    else if (i.state === 'unchanged') s.unchanged++;
-    else if (i.state === 'added' || i.state === 'queued') s.added++;
+    if (i.state === 'added' || i.state === 'queued') s.added++;
+    else if (i.state in s) s[i.state as keyof ResultSummary]++;
   }
   return s;
 }
@@ -70,7 +94,15 @@ export function summarize(items: Pick<IngestItem, 'state'>[]): ResultSummary {
 export function summaryText(s: ResultSummary): string {
   const parts: string[] = [];
   if (s.added) parts.push(`${s.added} added`);
+  if (s.duplicate) parts.push(`${s.duplicate} duplicate${s.duplicate === 1 ? '' : 's'} (not read again)`);
+  if (s.empty) parts.push(`${s.empty} empty`);
   if (s.unchanged) parts.push(`${s.unchanged} already there`);
+  if (s.unsupported) parts.push(`${s.unsupported} not supported`);
   if (s.failed) parts.push(`${s.failed} failed`);
   return parts.join(', ') || 'nothing to add';
+}
+
+/** Whether a summary holds a failure (the toast is then an error). */
+export function hasFailure(s: ResultSummary): boolean {
+  return s.failed + s.unsupported > 0;
 }

@@ -29,6 +29,14 @@ describe('phaseChips', () => {
     );
     expect(chips.map((c) => c.key)).toEqual(['failed']);
     expect(chips[0].title).toBe('UNSUPPORTED_FILE_TYPE: blob.bin is not a format Strata reads');
+    expect(chips[0].label).toBe('not supported');
+  });
+  it('a skipped analysis says why, never a hollow "analyzed"', () => {
+    const dup = phaseChips({ ...doc('analyzed', 'done', 'skipped', 'skipped'), duplicate_of: 'doc_0', kind: 'file', size: 10 });
+    expect(dup[1]).toMatchObject({ key: 'analyzed', label: 'duplicate', state: 'skipped' });
+    const empty = phaseChips({ ...doc('analyzed', 'done', 'skipped', 'skipped'), kind: 'file', size: 0 });
+    expect(empty[1].label).toBe('empty');
+    expect(phaseChips(doc('analyzed', 'done', 'skipped', 'skipped'))[1].label).toBe('not analyzed');
   });
   it('a failed analysis keeps "registered" and adds "failed"', () => {
     expect(summary(doc('failed', 'done', 'failed', 'skipped'))).toEqual(['registered:done', 'failed:failed']);

@@ -16,7 +16,18 @@ export interface Chip {
 
 type PhaseFields = Pick<Document, 'status' | 'phase_register' | 'phase_analyze' | 'phase_semantic'> & {
   last_error?: unknown;
+  /** With these, a skipped analysis says why ("duplicate", "empty") instead of "analyzed". */
+  duplicate_of?: string;
+  size?: number;
+  kind?: string;
 };
+
+/** Why the analysis of a document that did not fail was skipped, in one word and a sentence. */
+function skippedAnalysis(d: PhaseFields): { label: string; title: string } {
+  if (d.duplicate_of) return { label: 'duplicate', title: 'Analyze: skipped — the same content is already stored; not read again' };
+  if (d.kind === 'file' && d.size === 0) return { label: 'empty', title: 'Analyze: skipped — the file is empty, nothing to index' };
+  return { label: 'not analyzed', title: 'Analyze: skipped' };
+}
 
 const busy = new Set(['queued', 'running', 'pending']);
 
@@ -56,11 +67,12 @@ export function phaseChips(d: PhaseFields): Chip[] {
   if (reg !== 'failed') {
     chips.push({ key: 'registered', label: 'registered', state: reg, title: `Register: ${describe[reg]}` });
     if (ana !== 'failed' && !(failed && ana === 'skipped')) {
+      const skipped = ana === 'skipped' && !failed ? skippedAnalysis(d) : null;
       chips.push({
         key: 'analyzed',
-        label: ana === 'active' ? 'analyzing' : 'analyzed',
+        label: skipped ? skipped.label : ana === 'active' ? 'analyzing' : 'analyzed',
         state: ana,
-        title: `Analyze (text, chunks, facts): ${describe[ana]}`,
+        title: skipped ? skipped.title : `Analyze (text, chunks, facts): ${describe[ana]}`,
       });
     }
     if (!failed || sem === 'done') {
@@ -77,7 +89,8 @@ export function phaseChips(d: PhaseFields): Chip[] {
   }
   if (failed) {
     const err = storedError(d.last_error);
-    chips.push({ key: 'failed', label: 'failed', state: 'failed', title: err ? `${err.code}: ${err.message}` : 'failed' });
+    const unsupported = err?.code === 'UNSUPPORTED_FILE_TYPE';
+    chips.push({ key: 'failed', label: unsupported ? 'not supported' : 'failed', state: 'failed', title: err ? `${err.code}: ${err.message}` : 'failed' });
   }
   if (d.status === 'removed') {
     chips.push({ key: 'removed', label: 'removed', state: 'removed', title: 'The file is gone; its history stays' });

@@ -8,6 +8,8 @@ export interface Toast {
   title: string;
   body?: string;
   hint?: string;
+  /** Where to look ("Show failed documents"). */
+  link?: { href: string; label: string };
 }
 
 let next = 1;

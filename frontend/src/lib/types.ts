@@ -110,3 +110,4 @@ export type RelationshipPage = Omit<engine.RelationshipPage, 'relationships'> & 
 
 export type Settings = app.Settings;
 export type InstallResult = app.InstallResult;
+export type ErrorCode = app.ErrorCode;

@@ -1,5 +1,11 @@
 export namespace app {
 	
+	export interface ErrorCode {
+	    code: string;
+	    retryable: boolean;
+	    meaning: string;
+	    hint: string;
+	}
 	export interface InstallResult {
 	    path: string;
 	    backup?: string;
@@ -80,6 +86,7 @@ export namespace engine {
 	    status?: string;
 	    path?: string;
 	    type?: string;
+	    recent?: boolean;
 	    limit?: number;
 	    offset?: number;
 	}
@@ -110,6 +117,7 @@ export namespace engine {
 	    observations: store.Observation[];
 	}
 	export interface EmbeddingStatus {
+	    automatic: boolean;
 	    provider: string;
 	    model: string;
 	    status: string;

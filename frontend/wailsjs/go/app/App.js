@@ -26,6 +26,10 @@ export function Entity(arg1, arg2) {
   return window['go']['app']['App']['Entity'](arg1, arg2);
 }
 
+export function ErrorCodes() {
+  return window['go']['app']['App']['ErrorCodes']();
+}
+
 export function IngestPaths(arg1) {
   return window['go']['app']['App']['IngestPaths'](arg1);
 }
