@@ -60,6 +60,12 @@ type Document struct {
 	LastError     json.RawMessage `json:"last_error,omitempty"`
 	CreatedAt     string          `json:"created_at"`
 	UpdatedAt     string          `json:"updated_at"`
+	// Not columns: the engine fills them for clients (the store leaves them empty).
+	// DuplicateOfPath is the path of the document DuplicateOf names.
+	DuplicateOfPath string `json:"duplicate_of_path,omitempty"`
+	// Note says in one sentence why an analyzed document holds no text of its own ("empty —
+	// nothing to index", "same content as X, not read again").
+	Note string `json:"note,omitempty"`
 }
 
 // Chunk is a span of a document's text.

@@ -1,0 +1,55 @@
+package ingest
+
+import (
+	"fmt"
+
+	"github.com/strata-app/strata/backend/docstate"
+	"github.com/strata-app/strata/backend/store"
+)
+
+// The sentences a client shows for what registration did with a file. They live here, with
+// the rules that decide them, so the window, the CLI and MCP say the same thing and none of
+// them has to guess from a status chip why a document holds no text.
+const (
+	MsgRegistered      = "Registered: analysis queued"
+	MsgUnchanged       = "Unchanged: this file is already stored"
+	MsgUnchangedFailed = "Unchanged: this file failed before and has not changed since; retry it to read it again"
+	// MsgEmpty is the note of a document whose file is empty.
+	MsgEmpty = "empty — nothing to index"
+	// MsgNoText is the note of a non-empty file in which the reader found no text.
+	MsgNoText = "no text found — nothing to index"
+)
+
+// DuplicateMessage is the result message and note of a file whose bytes another document
+// already holds.
+func DuplicateMessage(originalPath string) string {
+	return fmt.Sprintf("same content as %s, not read again", originalPath)
+}
+
+// FailedCopyMessage is the result message of a file whose bytes already failed to be read at
+// another path.
+func FailedCopyMessage(originalPath string) string {
+	return fmt.Sprintf("same content as %s, which could not be read; failed the same way", originalPath)
+}
+
+// Note is the one sentence a client shows next to a document whose status alone would mislead:
+// an analyzed document that holds no text of its own (empty, no text found, or a duplicate).
+// originalPath is the path of d.DuplicateOf's document ("" when unknown). It is "" for every
+// other document: a failed one carries its error, a pending one its phases.
+func Note(d store.Document, originalPath string) string {
+	if !isStatus(d, docstate.Analyzed, docstate.Semantic) {
+		return ""
+	}
+	switch {
+	case d.DuplicateOf != "":
+		if originalPath == "" {
+			originalPath = d.DuplicateOf
+		}
+		return DuplicateMessage(originalPath)
+	case d.PhaseAnalyze == "skipped" && d.Size == 0:
+		return MsgEmpty
+	case d.PhaseAnalyze == "skipped":
+		return MsgNoText
+	}
+	return ""
+}
