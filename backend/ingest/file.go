@@ -72,6 +72,18 @@ const registerBatch = 64
 // transaction, and the writes of up to registerBatch files share one transaction. Each file
 // gets its own result or error; failures are recorded as failed documents.
 func (in *Ingester) RegisterFiles(ctx context.Context, paths []string, origin map[string]any) []Registered {
+	return in.registerFiles(ctx, paths, origin, false)
+}
+
+// RereadFile registers path to be read again, as Retry asks: like RegisterFile, except that a
+// failure of the same bytes at another path is not copied (re-reading is the point; a failure
+// may have been the reader's, or a time limit's).
+func (in *Ingester) RereadFile(ctx context.Context, path string, origin map[string]any) (*Result, error) {
+	out := in.registerFiles(ctx, []string{path}, origin, true)
+	return out[0].Result, out[0].Err
+}
+
+func (in *Ingester) registerFiles(ctx context.Context, paths []string, origin map[string]any, reread bool) []Registered {
 	out := make([]Registered, len(paths))
 	type prepared struct {
 		i   int
@@ -124,6 +136,7 @@ func (in *Ingester) RegisterFiles(ctx context.Context, paths []string, origin ma
 			}
 			continue
 		}
+		reg.reread = reread
 		batch = append(batch, prepared{i, reg})
 		if len(batch) == registerBatch {
 			flush()
@@ -143,6 +156,7 @@ type fileReg struct {
 	canon                            []byte
 	contentID, payloadID, subID, now string
 	origin                           map[string]any
+	reread                           bool // Retry: read the bytes even if they failed elsewhere
 }
 
 // fileFailure is a problem with the file itself, recorded as a failed document, with what
@@ -278,6 +292,9 @@ func (in *Ingester) writeRegistration(ctx context.Context, tx *store.Tx, r *file
 		doc = store.Document{DocumentID: ids.Document("file:" + abs), Kind: "file", Path: abs, CreatedAt: nowS}
 	}
 	original, failedTwin := dedupCandidates(same, doc.DocumentID)
+	if r.reread {
+		failedTwin = nil
+	}
 	if have {
 		// This document's content changes: what duplicated its old content is read on its own.
 		if err := in.releaseDuplicates(ctx, tx, doc.DocumentID, nowS); err != nil {
