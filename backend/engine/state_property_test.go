@@ -66,6 +66,10 @@ type stateWorld struct {
 	data   string
 	bytes  map[content][]byte
 	files  map[string]content // path → what it holds now (the model)
+	// failed holds the paths whose bytes were seen to fail and have not changed since (moved
+	// or copied along with them): from then on their document is failed at every moment —
+	// no restart, reconcile or copy may make it anything else — until a retry reads it again.
+	failed map[string]bool
 	e      *engine.Engine
 	clock  *clock
 	mtime  time.Time
@@ -119,6 +123,7 @@ func (w *stateWorld) write(path string, c content) {
 		w.fatalf("chtimes: %v", err)
 	}
 	w.files[path] = c
+	delete(w.failed, path)
 }
 
 func (w *stateWorld) newPath() string {
@@ -200,6 +205,9 @@ func (w *stateWorld) step() {
 		from, to := pick(), w.newPath()
 		w.log = append(w.log, fmt.Sprintf("copy %s→%s (%s)", filepath.Base(from), filepath.Base(to), w.files[from]))
 		w.write(to, w.files[from])
+		if w.failed[from] {
+			w.failed[to] = true // a copy of a failed file is failed with the same error
+		}
 		w.notify(to)
 	case 4: // move
 		from, to := pick(), w.newPath()
@@ -207,8 +215,9 @@ func (w *stateWorld) step() {
 		if err := os.Rename(from, to); err != nil {
 			w.fatalf("rename: %v", err)
 		}
-		w.files[to] = w.files[from]
+		w.files[to], w.failed[to] = w.files[from], w.failed[from]
 		delete(w.files, from)
+		delete(w.failed, from)
 		w.notify() // a move is a removal and a creation: the reconcile sees both
 	case 5: // delete
 		p := pick()
@@ -217,6 +226,7 @@ func (w *stateWorld) step() {
 			w.fatalf("remove: %v", err)
 		}
 		delete(w.files, p)
+		delete(w.failed, p)
 		w.notify()
 	case 6, 7: // restart
 		w.log = append(w.log, "restart")
@@ -229,6 +239,7 @@ func (w *stateWorld) step() {
 			w.fatalf("no document at %s", p)
 		}
 		_, err := w.e.Retry(context.Background(), local, d.DocumentID)
+		delete(w.failed, p) // read again: it is registered until its analysis fails again
 		if want := w.files[p] == unsupported; (err != nil) != want {
 			w.fatalf("retry %s (%s): error %v", filepath.Base(p), w.files[p], err)
 		}
@@ -309,6 +320,9 @@ func (w *stateWorld) check(settled bool) {
 			}
 			continue
 		}
+		if w.failed[path] && (d.Status != "failed" || code != errs.AnalysisFailed || d.DuplicateOf != "") {
+			w.fatalf("%s failed and has not changed, but is now %s, error %q, duplicate_of %q", name, d.Status, code, d.DuplicateOf)
+		}
 		if d.Status == "failed" && c != broken {
 			w.fatalf("%s (%s) is failed: %s", name, c, d.LastError)
 		}
@@ -327,6 +341,7 @@ func (w *stateWorld) check(settled bool) {
 			if d.Status != "failed" || code != errs.AnalysisFailed || d.DuplicateOf != "" {
 				w.fatalf("%s (broken): %s, error %q, duplicate_of %q; want failed ANALYSIS_FAILED", name, d.Status, code, d.DuplicateOf)
 			}
+			w.failed[path] = true
 		case empty:
 			if d.Status != "analyzed" || code != "" || d.DuplicateOf != "" || d.Note != "empty — nothing to index" {
 				w.fatalf("%s (empty): %s, error %q, duplicate_of %q, note %q", name, d.Status, code, d.DuplicateOf, d.Note)
@@ -347,7 +362,7 @@ func TestDocumentStateMachine(t *testing.T) {
 		seed := int64(1200 + trial)
 		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
 			w := &stateWorld{t: t, rng: rand.New(rand.NewSource(seed)), root: t.TempDir(), data: t.TempDir(), bytes: bytes,
-				files: map[string]content{}, clock: newClock(), mtime: time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)}
+				files: map[string]content{}, failed: map[string]bool{}, clock: newClock(), mtime: time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)}
 			w.root, _ = filepath.EvalSymlinks(w.root)
 			w.open()
 			defer func() { w.e.Close() }()
@@ -373,7 +388,7 @@ func TestFailedFileStaysFailedAfterRestarts(t *testing.T) {
 	bytes := contentBytes(t)
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	w := &stateWorld{t: t, rng: rand.New(rand.NewSource(1)), root: root, data: t.TempDir(), bytes: bytes,
-		files: map[string]content{}, clock: newClock(), mtime: time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)}
+		files: map[string]content{}, failed: map[string]bool{}, clock: newClock(), mtime: time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)}
 	w.open()
 	defer func() { w.e.Close() }()
 	garbage := filepath.Join(root, "garbage.pdf")
