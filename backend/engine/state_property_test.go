@@ -182,7 +182,7 @@ func (w *stateWorld) step() {
 	w.t.Helper()
 	live := w.livePaths()
 	pick := func() string { return live[w.rng.Intn(len(live))] }
-	op := w.rng.Intn(10)
+	op := w.rng.Intn(11)
 	if len(live) == 0 {
 		op = 0
 	}
@@ -243,6 +243,14 @@ func (w *stateWorld) step() {
 		if want := w.files[p] == unsupported; (err != nil) != want {
 			w.fatalf("retry %s (%s): error %v", filepath.Base(p), w.files[p], err)
 		}
+	case 10: // touch: a new mtime, the same bytes (an editor saving without a change, `touch`)
+		p := pick()
+		w.log = append(w.log, fmt.Sprintf("touch %s (%s)", filepath.Base(p), w.files[p]))
+		w.mtime = w.mtime.Add(time.Second)
+		if err := os.Chtimes(p, w.mtime, w.mtime); err != nil {
+			w.fatalf("chtimes: %v", err)
+		}
+		w.notify(p)
 	case 9: // run the jobs
 		w.log = append(w.log, "run jobs")
 		w.settle()
