@@ -241,6 +241,7 @@ func (e *Engine) annotate(ctx context.Context, docs []store.Document) error {
 	for i := range docs {
 		docs[i].DuplicateOfPath = paths[docs[i].DuplicateOf]
 		docs[i].Note = ingest.Note(docs[i], docs[i].DuplicateOfPath)
+		docs[i].CanRetry = ingest.CanRetry(docs[i])
 	}
 	return nil
 }

@@ -60,12 +60,12 @@ func contentBytes(t testing.TB) map[content][]byte {
 
 // stateWorld is one trial: a folder of files, the model of what they hold, and the engine.
 type stateWorld struct {
-	t      *testing.T
-	rng    *rand.Rand
-	root   string
-	data   string
-	bytes  map[content][]byte
-	files  map[string]content // path → what it holds now (the model)
+	t     *testing.T
+	rng   *rand.Rand
+	root  string
+	data  string
+	bytes map[content][]byte
+	files map[string]content // path → what it holds now (the model)
 	// failed holds the paths whose bytes were seen to fail and have not changed since (moved
 	// or copied along with them): from then on their document is failed at every moment —
 	// no restart, reconcile or copy may make it anything else — until a retry reads it again.
@@ -443,5 +443,86 @@ func TestFailedFileStaysFailedAfterRestarts(t *testing.T) {
 	w.settle()
 	if d, _ := w.docAt(garbage); d.Status != "failed" {
 		t.Fatalf("after retry and analysis: %s", d.Status)
+	}
+}
+
+// TestFileOutcomesSayWhatHappened: the facts a client shows instead of a hollow "analyzed"
+// chip — an unsupported file with its real size and no Retry, an empty file's note, a
+// duplicate's original path in its result message and its document.
+func TestFileOutcomesSayWhatHappened(t *testing.T) {
+	e := open(t)
+	bytes := contentBytes(t)
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	orig, dup, emptyF, img := filepath.Join(root, "a-notes.txt"), filepath.Join(root, "b-copy.txt"), filepath.Join(root, "empty.txt"), filepath.Join(root, "logo.png")
+	for p, c := range map[string]content{orig: good1, emptyF: empty, img: unsupported} {
+		if err := os.WriteFile(p, bytes[c], 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	res, docs, err := e.IngestPathsAndWait(ctx, local, []string{orig, emptyF, img}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dup, bytes[good1], 0o644); err != nil { // a copy, registered after its original was read
+		t.Fatal(err)
+	}
+	res2, docs2, err := e.IngestPathsAndWait(ctx, local, []string{dup}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, docs = append(res, res2...), append(docs, docs2...)
+	byPath := map[string]engine.PathResult{}
+	for _, r := range res {
+		byPath[r.Path] = r
+	}
+	if r := byPath[img]; r.Error == nil || r.Error.Code != errs.UnsupportedFileType {
+		t.Fatalf("png: %+v", r)
+	}
+	if r := byPath[dup]; r.Result == nil || r.Result.Message != "same content as "+orig+", not read again" {
+		t.Fatalf("duplicate's message: %+v", r.Result)
+	}
+	if r := byPath[orig]; r.Result == nil || r.Result.Message != "Registered: analysis queued" {
+		t.Fatalf("original's message: %+v", r.Result)
+	}
+	page, err := e.ListDocuments(ctx, "", root, 100, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(docs) != 3 { // the png failed at registration: no document to wait for
+		t.Fatalf("waited for %d documents", len(docs))
+	}
+	got := map[string]engine.Document{}
+	for _, d := range page.Documents {
+		got[d.Path] = d
+	}
+	if d := got[img]; d.Status != "failed" || d.Size != int64(len(bytes[unsupported])) || d.CanRetry || d.Note != "" {
+		t.Fatalf("png: status %s size %d can_retry %v note %q", d.Status, d.Size, d.CanRetry, d.Note)
+	}
+	if d := got[emptyF]; d.Status != "analyzed" || d.Note != "empty — nothing to index" || d.DuplicateOf != "" || !d.CanRetry {
+		t.Fatalf("empty: %+v", d)
+	}
+	if d := got[dup]; d.DuplicateOf != got[orig].DocumentID || d.DuplicateOfPath != orig || d.Note != "same content as "+orig+", not read again" {
+		t.Fatalf("duplicate: duplicate_of %q path %q note %q", d.DuplicateOf, d.DuplicateOfPath, d.Note)
+	}
+	if d := got[orig]; d.Note != "" || d.DuplicateOf != "" || !d.CanRetry {
+		t.Fatalf("original: %+v", d)
+	}
+	// The original changes: the copy is no longer a duplicate of anything and is read itself.
+	if err := os.WriteFile(orig, bytes[good2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := e.IngestPathsAndWait(ctx, local, []string{orig}, nil); err != nil {
+		t.Fatal(err)
+	}
+	d, err := e.GetDocumentRow(ctx, got[dup].DocumentID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.WaitDocuments(ctx, []string{d.DocumentID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if d, _ = e.GetDocumentRow(ctx, d.DocumentID); d.Status != "analyzed" || d.DuplicateOf != "" || d.PhaseAnalyze != "done" || d.Note != "" {
+		t.Fatalf("copy after its original changed: %s/%s duplicate_of %q note %q", d.Status, d.PhaseAnalyze, d.DuplicateOf, d.Note)
 	}
 }

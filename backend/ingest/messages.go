@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/strata-app/strata/backend/docstate"
+	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/store"
 )
 
@@ -52,4 +53,17 @@ func Note(d store.Document, originalPath string) string {
 		return MsgNoText
 	}
 	return ""
+}
+
+// CanRetry reports whether reading d's file again can change anything, so a client offers
+// Retry only where it may help: not for a removed document or a text, and not for a file of a
+// format Strata does not read (the same bytes under the same name are refused the same way).
+func CanRetry(d store.Document) bool {
+	if d.Kind != "file" || d.Path == "" || isStatus(d, docstate.Removed) {
+		return false
+	}
+	if isStatus(d, docstate.Failed) && len(d.LastError) > 0 && errs.FromEnvelope(d.LastError).Code == errs.UnsupportedFileType {
+		return false
+	}
+	return true
 }

@@ -66,6 +66,9 @@ type Document struct {
 	// Note says in one sentence why an analyzed document holds no text of its own ("empty —
 	// nothing to index", "same content as X, not read again").
 	Note string `json:"note,omitempty"`
+	// CanRetry says whether reading the file again may change anything (no for an unsupported
+	// format, a removed document or a text), so a client offers Retry only where it helps.
+	CanRetry bool `json:"can_retry"`
 }
 
 // Chunk is a span of a document's text.
