@@ -152,11 +152,14 @@ func (e *Engine) WaitDocuments(ctx context.Context, ids []string, progress func(
 				all = append(all, d)
 			}
 		}
+		if err := e.annotate(ctx, all); err != nil {
+			return all, err
+		}
 		if progress != nil {
 			progress(all)
 		}
 		if len(pending) == 0 {
-			return all, e.annotate(ctx, all)
+			return all, nil
 		}
 		select {
 		case <-ctx.Done():
