@@ -433,6 +433,11 @@ func TestFailedFileStaysFailedAfterRestarts(t *testing.T) {
 	if d.Status != "failed" || errs.FromEnvelope(d.LastError).Code != errs.AnalysisFailed || d.DuplicateOf != "" {
 		t.Fatalf("copy.pdf: %s %s duplicate_of %q", d.Status, d.LastError, d.DuplicateOf)
 	}
+	// The copy's error names the copy (a reader names the file it read), and says whose bytes failed.
+	if e := errs.FromEnvelope(d.LastError); !strings.Contains(e.Message, "copy.pdf") || strings.Contains(e.Message, "garbage.pdf") ||
+		e.Details["same_content_as"] != garbage || e.Hint == "" {
+		t.Fatalf("copy.pdf's error: %s", d.LastError)
+	}
 	// Retry reads the file again: its analysis job runs (and fails again, on the same bytes).
 	if _, err := w.e.Retry(context.Background(), local, first.DocumentID); err != nil {
 		t.Fatal(err)

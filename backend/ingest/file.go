@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/strata-app/strata/backend/docstate"
@@ -312,8 +313,8 @@ func (in *Ingester) writeRegistration(ctx context.Context, tx *store.Tx, r *file
 		event, doc.DuplicateOf, doc.PhaseAnalyze, doc.PhaseSemantic = docstate.DuplicateRegistered, original.DocumentID, "skipped", "skipped"
 		res.Created, res.Message = false, DuplicateMessage(original.Path)
 	case failedTwin != nil: // the same bytes already failed to be read: reading them again fails the same way
-		event, doc.PhaseAnalyze, doc.PhaseSemantic, doc.LastError = docstate.RegisterFailed, "failed", "skipped", failedTwin.LastError
-		fileErr = errs.FromEnvelope(failedTwin.LastError).With("document_id", doc.DocumentID).With("same_content_as", failedTwin.Path)
+		fileErr = copiedFailure(failedTwin, abs).With("document_id", doc.DocumentID)
+		event, doc.PhaseAnalyze, doc.PhaseSemantic, doc.LastError = docstate.RegisterFailed, "failed", "skipped", errs.EnvelopeJSON(fileErr)
 		res.Created, res.Message = false, FailedCopyMessage(failedTwin.Path)
 	}
 	if err := setStatus(&doc, event); err != nil {
@@ -375,6 +376,26 @@ func dedupCandidates(same []store.Document, self string) (original, failedTwin *
 		return original, nil
 	}
 	return nil, failedTwin
+}
+
+// copiedFailure is twin's failure told of the file at abs: the same code, hint and cause,
+// with the file's own name and path (the reader named the file it read) and the path of the
+// file whose reading failed in details.same_content_as.
+func copiedFailure(twin *store.Document, abs string) *errs.Error {
+	e := errs.FromEnvelope(twin.LastError)
+	if tb, nb := filepath.Base(twin.Path), filepath.Base(abs); tb != nb {
+		e.Message = strings.ReplaceAll(e.Message, tb, nb)
+	}
+	details := make(map[string]any, len(e.Details)+2)
+	for k, v := range e.Details {
+		details[k] = v
+	}
+	e.Details = details
+	if _, ok := details["path"]; ok {
+		details["path"] = abs
+	}
+	details["same_content_as"] = twin.Path
+	return e
 }
 
 // releaseDuplicates makes the documents that were duplicates of id read their own file: id no
