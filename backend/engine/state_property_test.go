@@ -531,3 +531,38 @@ func TestFileOutcomesSayWhatHappened(t *testing.T) {
 		t.Fatalf("copy after its original changed: %s/%s duplicate_of %q note %q", d.Status, d.PhaseAnalyze, d.DuplicateOf, d.Note)
 	}
 }
+
+// TestIngestFilesCountsACopiedFailure: without --wait, a copy of a failed file and an
+// unchanged failed file are counted failed with their error and the document's ID, and a
+// duplicate is reported analyzed with its note.
+func TestIngestFilesCountsACopiedFailure(t *testing.T) {
+	e := open(t)
+	bytes := contentBytes(t)
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	bad, good := filepath.Join(root, "bad.pdf"), filepath.Join(root, "good.txt")
+	badCopy, goodCopy := filepath.Join(root, "bad-copy.pdf"), filepath.Join(root, "good-copy.txt")
+	for p, c := range map[string]content{bad: broken, good: good1, badCopy: broken, goodCopy: good1} {
+		if err := os.WriteFile(p, bytes[c], 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	if _, err := e.IngestFiles(ctx, local, []string{bad, good}, true, nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.IngestFiles(ctx, local, []string{bad, badCopy, goodCopy}, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Failed != 2 {
+		t.Fatalf("failed %d, want 2 (the unchanged failed file and its copy): %+v", res.Failed, res)
+	}
+	for _, o := range res.Documents[:2] {
+		if o.Status != "failed" || o.Error == nil || o.Error.Code != errs.AnalysisFailed || o.DocumentID == "" {
+			t.Fatalf("%s: %+v", filepath.Base(o.Path), o)
+		}
+	}
+	if o := res.Documents[2]; o.Status != "analyzed" || o.Error != nil || o.Note != "same content as "+good+", not read again" {
+		t.Fatalf("duplicate: %+v", o)
+	}
+}
