@@ -182,7 +182,7 @@ func (w *stateWorld) step() {
 	w.t.Helper()
 	live := w.livePaths()
 	pick := func() string { return live[w.rng.Intn(len(live))] }
-	op := w.rng.Intn(11)
+	op := w.rng.Intn(12)
 	if len(live) == 0 {
 		op = 0
 	}
@@ -251,6 +251,21 @@ func (w *stateWorld) step() {
 			w.fatalf("chtimes: %v", err)
 		}
 		w.notify(p)
+	case 11: // move onto another file (a save that renames a temporary file over the old one)
+		from, to := pick(), pick()
+		if from == to {
+			return
+		}
+		w.log = append(w.log, fmt.Sprintf("move %s (%s) over %s (%s)", filepath.Base(from), w.files[from], filepath.Base(to), w.files[to]))
+		if err := os.Rename(from, to); err != nil {
+			w.fatalf("rename: %v", err)
+		}
+		if w.files[to] != w.files[from] { // the same bytes: the document at to stays, as it was
+			w.files[to], w.failed[to] = w.files[from], w.failed[from]
+		}
+		delete(w.files, from)
+		delete(w.failed, from)
+		w.notify()
 	case 9: // run the jobs
 		w.log = append(w.log, "run jobs")
 		w.settle()
@@ -361,7 +376,7 @@ func (w *stateWorld) check(settled bool) {
 // TestDocumentStateMachine runs random sequences of what people do to a watched folder and
 // checks, after each step, every document against what was really done.
 func TestDocumentStateMachine(t *testing.T) {
-	trials, steps := 16, 40
+	trials, steps := 20, 40
 	if testing.Short() {
 		trials, steps = 3, 20
 	}
