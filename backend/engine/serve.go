@@ -12,6 +12,7 @@ import (
 
 	"github.com/strata-app/strata/backend/docstate"
 	"github.com/strata-app/strata/backend/errs"
+	"github.com/strata-app/strata/backend/ingest"
 	"github.com/strata-app/strata/backend/store"
 	"github.com/strata-app/strata/backend/watch"
 )
@@ -160,14 +161,15 @@ func (e *Engine) reconcile(ctx context.Context, root string) (registered, remove
 }
 
 // unchanged reports whether a file needs no registration: its document has the file's size
-// and mtime. A failed document counts only if its bytes were hashed when it failed (an
-// unreadable or vanished file is tried again: that cause may have gone away); registration
-// itself then compares the hash, so a failed file whose bytes are the same stays failed.
+// and mtime. A failed document counts only if its failure would repeat on the same bytes
+// (ingest.StaysFailed); an unreadable file is tried again, since that cause may have gone
+// away. Registration itself compares the hash, so a failed file whose bytes are the same
+// stays failed even when an event or a touch brings it there.
 func unchanged(d store.Document, info fs.FileInfo) bool {
 	if d.Size != info.Size() || d.Mtime != store.FormatTime(info.ModTime()) {
 		return false
 	}
-	return docstate.Status(d.Status) != docstate.Failed || d.ContentHash != ""
+	return docstate.Status(d.Status) != docstate.Failed || ingest.StaysFailed(d)
 }
 
 // Serve runs the headless loop that the desktop app also runs: it watches every watched

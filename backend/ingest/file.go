@@ -254,7 +254,7 @@ func (in *Ingester) writeRegistration(ctx context.Context, tx *store.Tx, r *file
 		return nil, nil, err
 	}
 	have := err == nil
-	if have && existing.ContentHash == hash && !isStatus(existing, docstate.Removed) {
+	if have && existing.ContentHash == hash && !isStatus(existing, docstate.Removed) && (!isStatus(existing, docstate.Failed) || StaysFailed(existing)) {
 		// The same bytes as stored. A touched file only gets its new mtime, so that the next
 		// reconcile does not hash it again; its status does not move. A failed file stays
 		// failed with its error until its bytes change or it is retried: reading the same
@@ -368,7 +368,7 @@ func dedupCandidates(same []store.Document, self string) (original, failedTwin *
 		switch {
 		case original == nil && isStatus(*d, docstate.Analyzed, docstate.Semantic) && d.DuplicateOf == "" && d.PhaseAnalyze == "done":
 			original = d
-		case failedTwin == nil && isStatus(*d, docstate.Failed) && d.PhaseAnalyze == "failed" && len(d.LastError) > 0:
+		case failedTwin == nil && StaysFailed(*d) && d.PhaseAnalyze == "failed":
 			failedTwin = d
 		}
 	}

@@ -67,3 +67,13 @@ func CanRetry(d store.Document) bool {
 	}
 	return true
 }
+
+// StaysFailed reports whether d is a failure that reading the same bytes again would repeat:
+// its bytes were hashed and its error is permanent (the registry's Retryable is false, e.g.
+// ANALYSIS_FAILED). Such a document stays failed while its file keeps those bytes — through
+// watcher events, reconciles and restarts — and a copy of those bytes fails the same way; a
+// failure whose cause may pass (FILE_UNREADABLE: permissions, a lock) is tried again.
+func StaysFailed(d store.Document) bool {
+	return isStatus(d, docstate.Failed) && d.ContentHash != "" && len(d.LastError) > 0 &&
+		!errs.Retryable(errs.FromEnvelope(d.LastError))
+}
