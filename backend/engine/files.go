@@ -152,6 +152,9 @@ func (e *Engine) WaitDocuments(ctx context.Context, ids []string, progress func(
 				all = append(all, d)
 			}
 		}
+		if err := e.annotate(ctx, all); err != nil {
+			return all, err
+		}
 		if progress != nil {
 			progress(all)
 		}
@@ -213,7 +216,38 @@ func (e *Engine) QueryDocuments(ctx context.Context, q DocumentQuery) (*Document
 	if err != nil {
 		return nil, queryErr(err, "documents")
 	}
+	if err := e.annotate(ctx, list); err != nil {
+		return nil, err
+	}
 	return &DocumentPage{Documents: list, Total: total, Limit: limit, Offset: offset}, nil
+}
+
+// annotate fills the fields a client shows but the store does not keep: the path of the
+// document a duplicate shares its content with, and the note that says why an analyzed
+// document holds no text of its own (ingest.Note), so every client says the same thing.
+func (e *Engine) annotate(ctx context.Context, docs []store.Document) error {
+	var orig []string
+	for _, d := range docs {
+		if d.DuplicateOf != "" {
+			orig = append(orig, d.DuplicateOf)
+		}
+	}
+	paths := map[string]string{}
+	if len(orig) > 0 {
+		list, err := store.DocumentsByID(ctx, e.db.Reader(), orig)
+		if err != nil {
+			return queryErr(err, "documents")
+		}
+		for _, o := range list {
+			paths[o.DocumentID] = o.Path
+		}
+	}
+	for i := range docs {
+		docs[i].DuplicateOfPath = paths[docs[i].DuplicateOf]
+		docs[i].Note = ingest.Note(docs[i], docs[i].DuplicateOfPath)
+		docs[i].CanRetry = ingest.CanRetry(docs[i])
+	}
+	return nil
 }
 
 // DocumentDetail is a document with its chunks and jobs.
@@ -255,7 +289,11 @@ func (e *Engine) GetDocumentRow(ctx context.Context, id string) (store.Document,
 	if err != nil {
 		return d, queryErr(err, "the document")
 	}
-	return d, nil
+	one := []store.Document{d}
+	if err := e.annotate(ctx, one); err != nil {
+		return d, err
+	}
+	return one[0], nil
 }
 
 // Retry registers a document's file again and re-queues its analysis (after a failure, or to
@@ -284,7 +322,7 @@ func (e *Engine) Retry(ctx context.Context, who Caller, id string) (*IngestResul
 	if err != nil {
 		return nil, errs.Wrap(errs.DBInsertFailed, err, "could not reset %s", id)
 	}
-	res, err := e.ingest.RegisterFile(ctx, d.Path, map[string]any{"source": "retry"})
+	res, err := e.ingest.RereadFile(ctx, d.Path, map[string]any{"source": "retry"})
 	if err != nil {
 		return nil, errs.As(err)
 	}

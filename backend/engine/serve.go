@@ -10,7 +10,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/strata-app/strata/backend/docstate"
 	"github.com/strata-app/strata/backend/errs"
+	"github.com/strata-app/strata/backend/ingest"
 	"github.com/strata-app/strata/backend/store"
 	"github.com/strata-app/strata/backend/watch"
 )
@@ -130,7 +132,7 @@ func (e *Engine) reconcile(ctx context.Context, root string) (registered, remove
 	var changed []string
 	err = watch.Walk(ctx, root, e.Ignorer(), func(path string, info fs.FileInfo) error {
 		seen[path] = true
-		if d, ok := byPath[path]; ok && d.Status != "failed" && d.Size == info.Size() && d.Mtime == store.FormatTime(info.ModTime()) {
+		if d, ok := byPath[path]; ok && unchanged(d, info) {
 			return nil
 		}
 		changed = append(changed, path)
@@ -156,6 +158,18 @@ func (e *Engine) reconcile(ctx context.Context, root string) (registered, remove
 	}
 	e.runner.Wake()
 	return registered, removed, nil
+}
+
+// unchanged reports whether a file needs no registration: its document has the file's size
+// and mtime. A failed document counts only if its failure would repeat on the same bytes
+// (ingest.StaysFailed); an unreadable file is tried again, since that cause may have gone
+// away. Registration itself compares the hash, so a failed file whose bytes are the same
+// stays failed even when an event or a touch brings it there.
+func unchanged(d store.Document, info fs.FileInfo) bool {
+	if d.Size != info.Size() || d.Mtime != store.FormatTime(info.ModTime()) {
+		return false
+	}
+	return docstate.Status(d.Status) != docstate.Failed || ingest.StaysFailed(d)
 }
 
 // Serve runs the headless loop that the desktop app also runs: it watches every watched

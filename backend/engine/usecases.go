@@ -31,7 +31,10 @@ type FileOutcome struct {
 	Status     string            `json:"status,omitempty"`
 	Phases     map[string]string `json:"phases,omitempty"`
 	Message    string            `json:"message,omitempty"`
-	Error      *errs.Error       `json:"error,omitempty"`
+	// Note is the document's note (Document.Note): "empty — nothing to index", "same content
+	// as X, not read again".
+	Note  string      `json:"note,omitempty"`
+	Error *errs.Error `json:"error,omitempty"`
 }
 
 // IngestFiles registers paths and, with wait, processes their phases here until each is done,
@@ -45,11 +48,32 @@ func (e *Engine) IngestFiles(ctx context.Context, who Caller, paths []string, wa
 		results, waited, err = e.IngestPathsAndWait(ctx, who, paths, progress)
 	} else {
 		results, err = e.IngestPaths(ctx, who, paths)
+		if err == nil { // the rows as registration left them: a duplicate is already analyzed
+			waited, err = e.documentRows(ctx, results)
+		}
 	}
 	if err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "stopped before all files were ingested")
 	}
 	return mergeOutcomes(results, waited), nil
+}
+
+// documentRows reads the (annotated) rows of the documents results name.
+func (e *Engine) documentRows(ctx context.Context, results []PathResult) ([]Document, error) {
+	var ids []string
+	for _, r := range results {
+		if r.Result != nil {
+			ids = append(ids, r.Result.DocumentID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	docs, err := store.DocumentsByID(ctx, e.db.Reader(), ids)
+	if err != nil {
+		return nil, queryErr(err, "documents")
+	}
+	return docs, e.annotate(ctx, docs)
 }
 
 // mergeOutcomes turns registration results, and the final rows of the documents that were
@@ -63,17 +87,17 @@ func mergeOutcomes(results []PathResult, waited []Document) *FilesResult {
 	out := &FilesResult{Documents: make([]FileOutcome, 0, len(results))}
 	for _, r := range results {
 		o := FileOutcome{Path: r.Path, Error: r.Error}
-		switch {
-		case r.Result != nil:
+		if r.Result != nil {
 			o.DocumentID, o.Phases, o.Message = r.Result.DocumentID, r.Result.Phases, r.Result.Message
-		case r.Error != nil:
-			if id, ok := r.Error.Details["document_id"].(string); ok {
+		}
+		if r.Error != nil { // with or without a result: a failed copy, an unchanged failed file
+			if id, ok := r.Error.Details["document_id"].(string); ok && o.DocumentID == "" {
 				o.DocumentID = id
 			}
 			o.Status = "failed"
 		}
 		if d, ok := byID[o.DocumentID]; ok && r.Result != nil {
-			o.Status = d.Status
+			o.Status, o.Note = d.Status, d.Note
 			o.Phases = map[string]string{"register": d.PhaseRegister, "analyze": d.PhaseAnalyze, "semantic": d.PhaseSemantic}
 			if len(d.LastError) > 0 && d.Status == "failed" {
 				o.Error = errs.FromEnvelope(d.LastError)

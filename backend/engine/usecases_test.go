@@ -45,13 +45,14 @@ func TestIngestFilesMergesAndCountsFailures(t *testing.T) {
 		t.Errorf("missing file: %+v", o)
 	}
 
-	// Without waiting, only what registration knows: the broken PDF has not failed yet.
+	// Without waiting, only what registration knows (the row as it left it: registered, its
+	// analysis queued); the broken PDF has not failed yet.
 	again := write(t, filepath.Join(dir, "later.md"), "# Later\n\nAnother note.")
 	res, err = e.IngestFiles(ctx, local, []string{again, missing}, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Failed != 1 || res.Documents[0].Status != "" || res.Documents[0].Phases["register"] == "" {
+	if res.Failed != 1 || res.Documents[0].Status != "registered" || res.Documents[0].Phases["register"] == "" {
 		t.Fatalf("without wait: %+v", res)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/strata-app/strata/backend/docstate"
@@ -72,6 +73,18 @@ const registerBatch = 64
 // transaction, and the writes of up to registerBatch files share one transaction. Each file
 // gets its own result or error; failures are recorded as failed documents.
 func (in *Ingester) RegisterFiles(ctx context.Context, paths []string, origin map[string]any) []Registered {
+	return in.registerFiles(ctx, paths, origin, false)
+}
+
+// RereadFile registers path to be read again, as Retry asks: like RegisterFile, except that a
+// failure of the same bytes at another path is not copied (re-reading is the point; a failure
+// may have been the reader's, or a time limit's).
+func (in *Ingester) RereadFile(ctx context.Context, path string, origin map[string]any) (*Result, error) {
+	out := in.registerFiles(ctx, []string{path}, origin, true)
+	return out[0].Result, out[0].Err
+}
+
+func (in *Ingester) registerFiles(ctx context.Context, paths []string, origin map[string]any, reread bool) []Registered {
 	out := make([]Registered, len(paths))
 	type prepared struct {
 		i   int
@@ -83,13 +96,14 @@ func (in *Ingester) RegisterFiles(ctx context.Context, paths []string, origin ma
 			return
 		}
 		results := make([]*Result, len(batch))
+		fileErrs := make([]*errs.Error, len(batch))
 		err := in.DB.WriteTx(ctx, func(tx *store.Tx) error {
 			for k, p := range batch {
-				r, err := in.writeRegistration(ctx, tx, p.reg)
+				r, fileErr, err := in.writeRegistration(ctx, tx, p.reg)
 				if err != nil {
 					return err
 				}
-				results[k] = r
+				results[k], fileErrs[k] = r, fileErr
 			}
 			return nil
 		})
@@ -97,6 +111,9 @@ func (in *Ingester) RegisterFiles(ctx context.Context, paths []string, origin ma
 			switch {
 			case err == nil:
 				out[p.i].Result = results[k]
+				if fileErrs[k] != nil {
+					out[p.i].Err = fileErrs[k]
+				}
 			case errs.As(err).Code != errs.Internal:
 				out[p.i].Err = errs.As(err)
 			default:
@@ -114,12 +131,13 @@ func (in *Ingester) RegisterFiles(ctx context.Context, paths []string, origin ma
 		reg, err := in.prepareFile(ctx, path, o)
 		if err != nil {
 			if f, ok := err.(fileFailure); ok {
-				out[i].Err = in.failFile(ctx, reg.abs, reg.size, f.err)
+				out[i].Err = in.failFile(ctx, reg.abs, f)
 			} else {
 				out[i].Err = err
 			}
 			continue
 		}
+		reg.reread = reread
 		batch = append(batch, prepared{i, reg})
 		if len(batch) == registerBatch {
 			flush()
@@ -139,14 +157,21 @@ type fileReg struct {
 	canon                            []byte
 	contentID, payloadID, subID, now string
 	origin                           map[string]any
+	reread                           bool // Retry: read the bytes even if they failed elsewhere
 }
 
-// fileFailure is a problem with the file itself, recorded as a failed document.
-type fileFailure struct{ err error }
+// fileFailure is a problem with the file itself, recorded as a failed document, with what
+// was learnt of the file before it failed (its real size and mtime, its hash when it was read)
+// so the library shows the file as it is and a reconcile can tell it has not changed.
+type fileFailure struct {
+	err  error
+	st   os.FileInfo // nil when the file could not be stat'ed
+	hash string      // "" when it was not read
+}
 
 func (f fileFailure) Error() string { return f.err.Error() }
 
-func failure(err error) error { return fileFailure{err} }
+func failure(err error) error { return fileFailure{err: err} }
 
 func (in *Ingester) prepareFile(ctx context.Context, path string, origin map[string]any) (*fileReg, error) {
 	abs, err := filepath.Abs(path)
@@ -175,18 +200,19 @@ func (in *Ingester) prepareFile(ctx context.Context, path string, origin map[str
 		return nil, errs.New(errs.UnsupportedFileType, "%s is not a regular file", abs).With("path", abs)
 	}
 	if st.Size() > in.maxFileBytes() {
-		return &fileReg{abs: abs, size: st.Size()}, failure(errs.New(errs.FileTooLarge, "%s is %d bytes; the limit is %d", abs, st.Size(), in.maxFileBytes()).
+		return &fileReg{abs: abs}, fileFailure{st: st, err: errs.New(errs.FileTooLarge, "%s is %d bytes; the limit is %d", abs, st.Size(), in.maxFileBytes()).
 			With("path", abs).With("file_size_bytes", st.Size()).With("max_size_bytes", in.maxFileBytes()).
-			WithHint("raise the limit with --max-file-mb, or split the file"))
+			WithHint("raise the limit with --max-file-mb, or split the file")}
 	}
 	hash, head, size, err := hashFile(ctx, abs, in.maxFileBytes())
 	if err != nil {
-		return &fileReg{abs: abs}, failure(err)
+		return &fileReg{abs: abs}, fileFailure{st: st, err: err}
 	}
 	kind, mime := extract.Sniff(head, abs)
 	if kind == "" {
-		return &fileReg{abs: abs, size: size}, failure(errs.New(errs.UnsupportedFileType, "%s is not a format Strata reads", filepath.Base(abs)).With("path", abs).
-			WithHint("Strata reads text, Markdown, HTML, PDF, DOCX, CSV, JSON and source code"))
+		return &fileReg{abs: abs}, fileFailure{st: st, hash: hash, err: errs.New(errs.UnsupportedFileType, "%s is not a format Strata reads", filepath.Base(abs)).
+			With("path", abs).With("file_size_bytes", size).
+			WithHint("Strata reads text, Markdown, HTML, PDF, DOCX, CSV, JSON and source code")}
 	}
 	now := in.Now().UTC()
 	nowS := store.FormatTime(now)
@@ -205,58 +231,94 @@ func (in *Ingester) prepareFile(ctx context.Context, path string, origin map[str
 		payloadID: payloadID, subID: subID, origin: origin, now: nowS}, nil
 }
 
-// writeRegistration is the transactional half of registering one prepared file.
-func (in *Ingester) writeRegistration(ctx context.Context, tx *store.Tx, r *fileReg) (*Result, error) {
+// writeRegistration is the transactional half of registering one prepared file. Besides the
+// result it returns the file's own failure (fileErr) when the file is, or stays, failed: an
+// unchanged failed file, or a copy of a file whose content could not be read. That failure is
+// the file's, not the transaction's, so the batch it shares a transaction with is written.
+func (in *Ingester) writeRegistration(ctx context.Context, tx *store.Tx, r *fileReg) (res *Result, fileErr *errs.Error, err error) {
 	abs, st, hash, size, kind, mime, canon := r.abs, r.st, r.hash, r.size, r.kind, r.mime, r.canon
 	contentID, payloadID, subID, origin, nowS := r.contentID, r.payloadID, r.subID, r.origin, r.now
-	res := &Result{InputKind: KindExtractFile, PayloadID: payloadID, PayloadContentID: contentID, PayloadSubmissionID: subID,
+	res = &Result{InputKind: KindExtractFile, PayloadID: payloadID, PayloadContentID: contentID, PayloadSubmissionID: subID,
 		EntityIDs: []string{}, Entities: []EntityRef{}, RelationshipIDs: []string{}}
 	_, created, err := store.InsertPayload(ctx, tx, store.Payload{PayloadID: payloadID, PayloadContentID: contentID, Kind: "file",
 		Body: canon, Origin: ids.MustMarshal(origin), CreatedAt: nowS})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := store.InsertSubmission(ctx, tx, store.Submission{SubmissionID: subID, PayloadID: payloadID, Created: created,
 		Origin: ids.MustMarshal(origin), CreatedAt: nowS}); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	existing, err := store.DocumentByPath(ctx, tx, abs)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return nil, err
+		return nil, nil, err
 	}
 	have := err == nil
-	if have && existing.ContentHash == hash && !isStatus(existing, docstate.Removed, docstate.Failed) {
-		res.Created, res.Message = false, "Unchanged: this file is already stored"
-		return res, in.describe(res, existing)
+	if have && existing.ContentHash == hash && !isStatus(existing, docstate.Removed) && (!isStatus(existing, docstate.Failed) || StaysFailed(existing)) {
+		// The same bytes as stored. A touched file only gets its new mtime, so that the next
+		// reconcile does not hash it again; its status does not move. A failed file stays
+		// failed with its error until its bytes change or it is retried: reading the same
+		// bytes again gives the same failure.
+		if mt := store.FormatTime(st.ModTime()); existing.Mtime != mt || existing.Size != size {
+			existing.Mtime, existing.Size, existing.UpdatedAt = mt, size, nowS
+			if err := store.UpdateDocument(ctx, tx, existing); err != nil {
+				return nil, nil, err
+			}
+		}
+		res.Created, res.Message = false, MsgUnchanged
+		if isStatus(existing, docstate.Failed) {
+			e := errs.FromEnvelope(existing.LastError)
+			res.Message = MsgUnchangedFailed
+			return res, e.With("document_id", existing.DocumentID), in.describe(res, existing)
+		}
+		return res, nil, in.describe(res, existing)
 	}
 	same, err := store.DocumentsByHash(ctx, tx, hash)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, d := range same {
-		if d.DocumentID == existing.DocumentID {
+		// A registered document whose file is gone and whose bytes are these moved here. A
+		// document that failed registration never moves: what failed it (the name, the size)
+		// may not hold at the new path.
+		if (have && d.DocumentID == existing.DocumentID) || d.PhaseRegister != "done" {
 			continue
 		}
 		if _, statErr := os.Stat(d.Path); errors.Is(statErr, fs.ErrNotExist) {
-			return res, in.moveDocument(ctx, tx, d, existing, have, abs, st, nowS, res)
+			return res, nil, in.moveDocument(ctx, tx, d, existing, have, abs, st, nowS, res)
 		}
 	}
 	doc := existing
 	if !have {
 		doc = store.Document{DocumentID: ids.Document("file:" + abs), Kind: "file", Path: abs, CreatedAt: nowS}
 	}
+	original, failedTwin := dedupCandidates(same, doc.DocumentID)
+	if r.reread {
+		failedTwin = nil
+	}
+	if have {
+		// This document's content changes: what duplicated its old content is read on its own.
+		if err := in.releaseDuplicates(ctx, tx, doc.DocumentID, nowS); err != nil {
+			return nil, nil, err
+		}
+	}
 	doc.EntityID = ids.Entity(typeDocument, doc.DocumentID)
 	doc.PayloadID, doc.Title, doc.Mime, doc.Size, doc.Mtime, doc.ContentHash = payloadID, filepath.Base(abs), mime, size, store.FormatTime(st.ModTime()), hash
 	doc.PhaseRegister, doc.LastError, doc.UpdatedAt, doc.DuplicateOf, doc.Pages = "done", nil, nowS, "", 0
 	doc.PhaseAnalyze, doc.PhaseSemantic = "queued", "pending"
 	event := docstate.FileRegistered
-	res.Created, res.Message = true, "Registered: analysis queued"
-	if len(same) > 0 { // the same bytes are already extracted at another path that still exists
-		event, doc.DuplicateOf, doc.PhaseAnalyze, doc.PhaseSemantic = docstate.DuplicateRegistered, same[0].DocumentID, "skipped", "skipped"
-		res.Created, res.Message = false, fmt.Sprintf("Duplicate: the same content is already stored as %s (%s)", same[0].DocumentID, same[0].Path)
+	res.Created, res.Message = true, MsgRegistered
+	switch {
+	case original != nil: // the same bytes are already read at another path that still exists
+		event, doc.DuplicateOf, doc.PhaseAnalyze, doc.PhaseSemantic = docstate.DuplicateRegistered, original.DocumentID, "skipped", "skipped"
+		res.Created, res.Message = false, DuplicateMessage(original.Path)
+	case failedTwin != nil: // the same bytes already failed to be read: reading them again fails the same way
+		fileErr = copiedFailure(failedTwin, abs).With("document_id", doc.DocumentID)
+		event, doc.PhaseAnalyze, doc.PhaseSemantic, doc.LastError = docstate.RegisterFailed, "failed", "skipped", errs.EnvelopeJSON(fileErr)
+		res.Created, res.Message = false, FailedCopyMessage(failedTwin.Path)
 	}
 	if err := setStatus(&doc, event); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if have {
 		err = store.UpdateDocument(ctx, tx, doc)
@@ -264,14 +326,18 @@ func (in *Ingester) writeRegistration(ctx context.Context, tx *store.Tx, r *file
 		_, err = store.InsertDocument(ctx, tx, doc)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := store.CancelJobs(ctx, tx, doc.DocumentID, payloadID, errs.EnvelopeJSON(supersededErr()), nowS); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if doc.PhaseAnalyze == "queued" {
 		if err := store.EnqueueJob(ctx, tx, doc.DocumentID, payloadID, PhaseAnalyze, store.JobQueued, nowS); err != nil {
-			return nil, err
+			return nil, nil, err
+		}
+	} else if have {
+		if err := store.DeleteChunks(ctx, tx, doc.DocumentID); err != nil { // its old version's text is not this file's
+			return nil, nil, err
 		}
 	}
 	fields := map[string]any{"path": abs, "name": filepath.Base(abs), "size": size, "mime": mime, "format": kind, "sha256": hash,
@@ -282,9 +348,80 @@ func (in *Ingester) writeRegistration(ctx context.Context, tx *store.Tx, r *file
 	pe := observation(in.docType(), doc.DocumentID, filepath.Base(abs), fields, 1, PriorityFile, "file:register", "register", contentID+"|"+abs,
 		nowS, doc.DocumentID, map[string]any{"path": abs})
 	if err := writeObserved(ctx, tx, payloadID, []PlannedEntity{pe}, nil, nowS); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return res, in.describe(res, doc)
+	return res, fileErr, in.describe(res, doc)
+}
+
+// dedupCandidates picks, among the documents holding the same bytes (oldest first), the one a
+// new file may be a duplicate of — a *different* document whose own analysis wrote its text
+// (not itself a duplicate, not empty, not pending, not failed) — and, failing that, a
+// different document whose analysis of these bytes failed, whose failure a copy shares. A
+// document is never a duplicate of itself, of a document still waiting to be read, or of one
+// that holds no text: the issue-12 bug was a failed document marked a duplicate of itself.
+func dedupCandidates(same []store.Document, self string) (original, failedTwin *store.Document) {
+	for i := range same {
+		d := &same[i]
+		if d.DocumentID == self || d.Path == "" {
+			continue
+		}
+		switch {
+		case original == nil && isStatus(*d, docstate.Analyzed, docstate.Semantic) && d.DuplicateOf == "" && d.PhaseAnalyze == "done":
+			original = d
+		case failedTwin == nil && StaysFailed(*d) && d.PhaseAnalyze == "failed":
+			failedTwin = d
+		}
+	}
+	if original != nil {
+		return original, nil
+	}
+	return nil, failedTwin
+}
+
+// copiedFailure is twin's failure told of the file at abs: the same code, hint and cause,
+// with the file's own name and path (the reader named the file it read) and the path of the
+// file whose reading failed in details.same_content_as.
+func copiedFailure(twin *store.Document, abs string) *errs.Error {
+	e := errs.FromEnvelope(twin.LastError)
+	if tb, nb := filepath.Base(twin.Path), filepath.Base(abs); tb != nb {
+		e.Message = strings.ReplaceAll(e.Message, tb, nb)
+	}
+	details := make(map[string]any, len(e.Details)+2)
+	for k, v := range e.Details {
+		details[k] = v
+	}
+	e.Details = details
+	if _, ok := details["path"]; ok {
+		details["path"] = abs
+	}
+	details["same_content_as"] = twin.Path
+	return e
+}
+
+// releaseDuplicates makes the documents that were duplicates of id read their own file: id no
+// longer holds their content (it changed, failed or was removed), and a duplicate of nothing
+// would be a document no search finds.
+func (in *Ingester) releaseDuplicates(ctx context.Context, tx *store.Tx, id, now string) error {
+	dups, err := store.DocumentsDuplicating(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	for _, d := range dups {
+		if err := setStatus(&d, docstate.FileRegistered); err != nil {
+			return err
+		}
+		d.DuplicateOf, d.PhaseAnalyze, d.PhaseSemantic, d.LastError, d.UpdatedAt = "", "queued", "pending", nil, now
+		if err := store.UpdateDocument(ctx, tx, d); err != nil {
+			return err
+		}
+		if err := store.CancelJobs(ctx, tx, d.DocumentID, d.PayloadID, errs.EnvelopeJSON(supersededErr()), now); err != nil {
+			return err
+		}
+		if err := store.EnqueueJob(ctx, tx, d.DocumentID, d.PayloadID, PhaseAnalyze, store.JobQueued, now); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // PriorityFile is the source priority of what Strata reads from a file itself.
@@ -307,6 +444,9 @@ func (in *Ingester) describe(res *Result, d store.Document) error {
 func (in *Ingester) moveDocument(ctx context.Context, tx *store.Tx, d, occupant store.Document, occupied bool, abs string, st os.FileInfo, now string, res *Result) error {
 	if occupied { // a stale (removed or failed) document held this path: it gives the path up
 		occupant.Path, occupant.UpdatedAt = "", now
+		if err := in.releaseDuplicates(ctx, tx, occupant.DocumentID, now); err != nil {
+			return err
+		}
 		if !isStatus(occupant, docstate.Removed) {
 			if err := setStatus(&occupant, docstate.FileRemoved); err != nil {
 				return err
@@ -331,19 +471,23 @@ func (in *Ingester) moveDocument(ctx context.Context, tx *store.Tx, d, occupant 
 }
 
 // failFile records a file that could not be registered as a failed document (so the library
-// shows it with its error and hint) and returns the error. size is what was seen of the file
-// (0: unknown), kept so that an unsupported file shows its real size, not "0 B".
-func (in *Ingester) failFile(ctx context.Context, abs string, size int64, cause error) error {
-	e := errs.As(cause)
+// shows it with its error and hint, and its real size) and returns the error.
+func (in *Ingester) failFile(ctx context.Context, abs string, f fileFailure) error {
+	e := errs.As(f.err)
 	now := store.FormatTime(in.Now())
 	env := errs.EnvelopeJSON(e)
+	var size int64
+	var mtime string
+	if f.st != nil {
+		size, mtime = f.st.Size(), store.FormatTime(f.st.ModTime())
+	}
 	err := in.DB.WriteTx(ctx, func(tx *store.Tx) error {
 		d, err := store.DocumentByPath(ctx, tx, abs)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
-			d = store.Document{DocumentID: ids.Document("file:" + abs), Kind: "file", Path: abs, Size: size,
-				Title: filepath.Base(abs), PhaseRegister: "failed", PhaseAnalyze: "skipped", PhaseSemantic: "skipped",
-				LastError: env, CreatedAt: now, UpdatedAt: now}
+			d = store.Document{DocumentID: ids.Document("file:" + abs), Kind: "file", Path: abs,
+				Title: filepath.Base(abs), Size: size, Mtime: mtime, ContentHash: f.hash, PhaseRegister: "failed", PhaseAnalyze: "skipped",
+				PhaseSemantic: "skipped", LastError: env, CreatedAt: now, UpdatedAt: now}
 			if err := setStatus(&d, docstate.RegisterFailed); err != nil {
 				return err
 			}
@@ -356,8 +500,12 @@ func (in *Ingester) failFile(ctx context.Context, abs string, size int64, cause 
 			return err
 		}
 		d.PhaseRegister, d.PhaseAnalyze, d.PhaseSemantic, d.LastError, d.UpdatedAt = "failed", "skipped", "skipped", env, now
-		if size > 0 { // the file's size when it was seen; 0 when it could not be read, keeping the last known
-			d.Size = size
+		d.Size, d.Mtime, d.ContentHash, d.DuplicateOf, d.Title = size, mtime, f.hash, "", filepath.Base(abs)
+		if err := store.CancelJobs(ctx, tx, d.DocumentID, "", errs.EnvelopeJSON(supersededErr()), now); err != nil {
+			return err
+		}
+		if err := in.releaseDuplicates(ctx, tx, d.DocumentID, now); err != nil {
+			return err
 		}
 		if err := store.DeleteChunks(ctx, tx, d.DocumentID); err != nil {
 			return err
@@ -390,6 +538,9 @@ func (in *Ingester) RemoveFile(ctx context.Context, path string) (string, error)
 		}
 		d.UpdatedAt = now
 		if err := store.CancelJobs(ctx, tx, d.DocumentID, "", errs.EnvelopeJSON(supersededErr()), now); err != nil {
+			return err
+		}
+		if err := in.releaseDuplicates(ctx, tx, d.DocumentID, now); err != nil {
 			return err
 		}
 		if err := store.DeleteChunks(ctx, tx, d.DocumentID); err != nil {

@@ -182,6 +182,17 @@ func DocumentsByHash(ctx context.Context, q Q, hash string) ([]Document, error) 
 	return collectDocuments(rows)
 }
 
+// DocumentsDuplicating lists the documents (not removed) marked as duplicates of id, so that
+// they can be read themselves when id stops holding that content.
+func DocumentsDuplicating(ctx context.Context, q Q, id string) ([]Document, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+docCols+` FROM documents WHERE duplicate_of = ? AND status != 'removed'
+		ORDER BY created_at, document_id`, id)
+	if err != nil {
+		return nil, fmt.Errorf("documents duplicating %s: %w", id, err)
+	}
+	return collectDocuments(rows)
+}
+
 func collectDocuments(rows *sql.Rows) ([]Document, error) {
 	defer rows.Close()
 	out := []Document{}

@@ -60,6 +60,15 @@ type Document struct {
 	LastError     json.RawMessage `json:"last_error,omitempty"`
 	CreatedAt     string          `json:"created_at"`
 	UpdatedAt     string          `json:"updated_at"`
+	// Not columns: the engine fills them for clients (the store leaves them empty).
+	// DuplicateOfPath is the path of the document DuplicateOf names.
+	DuplicateOfPath string `json:"duplicate_of_path,omitempty"`
+	// Note says in one sentence why an analyzed document holds no text of its own ("empty —
+	// nothing to index", "same content as X, not read again").
+	Note string `json:"note,omitempty"`
+	// CanRetry says whether reading the file again may change anything (no for an unsupported
+	// format, a removed document or a text), so a client offers Retry only where it helps.
+	CanRetry bool `json:"can_retry"`
 }
 
 // Chunk is a span of a document's text.

@@ -73,6 +73,9 @@ export namespace engine {
 	    last_error?: number[];
 	    created_at: string;
 	    updated_at: string;
+	    duplicate_of_path?: string;
+	    note?: string;
+	    can_retry: boolean;
 	    chunks: store.Chunk[];
 	    jobs: store.Job[];
 	}
@@ -112,6 +115,9 @@ export namespace engine {
 	    last_error?: number[];
 	    created_at: string;
 	    updated_at: string;
+	    duplicate_of_path?: string;
+	    note?: string;
+	    can_retry: boolean;
 	    chunks: store.Chunk[];
 	    jobs: store.Job[];
 	    observations: store.Observation[];
@@ -383,6 +389,9 @@ export namespace store {
 	    last_error?: number[];
 	    created_at: string;
 	    updated_at: string;
+	    duplicate_of_path?: string;
+	    note?: string;
+	    can_retry: boolean;
 	}
 	export interface Entity {
 	    entity_id: string;
