@@ -49,6 +49,12 @@ type Runner struct {
 	MaxAttempts int           // attempts before a retryable failure is final; default 5
 	Batch       int           // jobs claimed and committed together; default 16
 	Log         *slog.Logger
+	// Claimed, when set, hears every claim's outcome (nil: the claim's write succeeded), so
+	// the caller can keep the store's health (a full disk fails every claim; the first claim
+	// that succeeds again says space returned).
+	Claimed func(err error)
+
+	claimFails atomic.Int32 // consecutive failed claims, over all workers
 
 	wake    chan struct{}
 	once    sync.Once
@@ -126,22 +132,63 @@ func (r *Runner) Run(ctx context.Context) error {
 	return ctx.Err()
 }
 
+// MaxClaimBackoff caps the wait between failed claims: long enough that a full disk is not
+// hammered (it was tried twenty times a second), short enough that jobs resume within
+// seconds of space returning.
+const MaxClaimBackoff = 16 * time.Second
+
 func (r *Runner) worker(ctx context.Context, owner string) {
 	for ctx.Err() == nil {
 		jobs, err := r.Queue.Claim(ctx, owner, r.Clock.Now(), r.Lease, r.Batch)
-		if err != nil && ctx.Err() == nil {
-			// No caller to return it to: the worker reports it and tries again after a poll.
-			r.Log.Error("claim jobs", "err", err)
+		if ctx.Err() != nil {
+			return
+		}
+		wait := r.Poll
+		if err != nil {
+			wait = r.claimFailed(err)
+		} else {
+			r.claimSucceeded()
 		}
 		if err != nil || len(jobs) == 0 {
+			wake := r.wake
+			if err != nil {
+				wake = nil // a failed claim waits out its backoff: new work does not make the disk work
+			}
 			select {
 			case <-ctx.Done():
-			case <-r.wake:
-			case <-r.Clock.After(r.Poll):
+			case <-wake:
+			case <-r.Clock.After(wait):
 			}
 			continue
 		}
 		r.runBatch(ctx, jobs, owner)
+	}
+}
+
+// claimFailed reports a failed claim and returns how long to wait before the next: the poll
+// interval doubled per consecutive failure, at most MaxClaimBackoff. There is no caller to
+// return the error to, so it is logged, once when claims start failing (not once per try),
+// and handed to Claimed.
+func (r *Runner) claimFailed(err error) time.Duration {
+	n := r.claimFails.Add(1)
+	if n == 1 {
+		r.Log.Error("claim jobs: pausing with backoff until claims succeed", "err", err)
+	} else {
+		r.Log.Debug("claim jobs", "failures", n, "err", err)
+	}
+	if r.Claimed != nil {
+		r.Claimed(err)
+	}
+	return min(r.Poll<<min(n-1, 16), max(MaxClaimBackoff, r.Poll))
+}
+
+// claimSucceeded ends a run of failed claims.
+func (r *Runner) claimSucceeded() {
+	if n := r.claimFails.Swap(0); n > 0 {
+		r.Log.Info("claim jobs: resumed", "failed_claims", n)
+	}
+	if r.Claimed != nil {
+		r.Claimed(nil)
 	}
 }
 
