@@ -219,7 +219,11 @@ func (g *globals) run(cmd *cobra.Command, fn func(ctx context.Context, e *engine
 	}
 	v, err := fn(ctx, e)
 	if cerr := e.Close(); err == nil && cerr != nil {
-		err = errs.Wrap(errs.Internal, cerr, "could not close the data folder cleanly")
+		if ee := (*errs.Error)(nil); errors.As(cerr, &ee) {
+			err = ee // the engine named it (a disk fault on the last checkpoint)
+		} else {
+			err = errs.Wrap(errs.Internal, cerr, "could not close the data folder cleanly")
+		}
 	}
 	if err != nil {
 		return errs.As(err)

@@ -21,6 +21,7 @@ import (
 	"github.com/strata-app/strata/backend/ingest"
 	"github.com/strata-app/strata/backend/llm"
 	"github.com/strata-app/strata/backend/spec"
+	"github.com/strata-app/strata/backend/storage"
 	"github.com/strata-app/strata/backend/store"
 	"github.com/strata-app/strata/backend/watch"
 	"github.com/strata-app/strata/specs"
@@ -77,6 +78,8 @@ type Engine struct {
 	watcher *watch.Watcher // set while Serve runs
 
 	emb *embedManager
+
+	storage *storage.Monitor // the data folder's disk: full, failing or ok
 }
 
 // Open opens (creating if needed) the data folder.
@@ -141,7 +144,9 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 		in.Reembedder = space{emb.sem}
 	}
 	e := &Engine{cfg: cfg, log: cfg.Logger, db: db, specs: reg, now: cfg.Now, ingest: in, chat: chat, emb: emb,
-		runner: in.NewRunner(ingest.RunnerOptions{Workers: cfg.Workers, Lease: cfg.JobLease, Log: cfg.Logger})}
+		storage: storage.NewMonitor(abs, cfg.Logger, cfg.Now)}
+	e.runner = in.NewRunner(ingest.RunnerOptions{Workers: cfg.Workers, Lease: cfg.JobLease, Log: cfg.Logger,
+		Retryable: e.retryable, Claimed: e.claimed})
 	e.log.Info("engine open", "data", abs, "capabilities", len(reg.Capabilities), "entity_types", len(reg.EntityTypes))
 	return e, nil
 }
@@ -152,6 +157,9 @@ func (e *Engine) Close() error {
 		_ = e.emb.sem.Close() // stops its worker; it cannot fail
 	}
 	if err := e.db.Close(); err != nil {
+		if ee := e.storageFault(err); ee != nil {
+			return ee // the last checkpoint could not reach the disk: say so, not "internal"
+		}
 		return fmt.Errorf("close engine: %w", err)
 	}
 	return nil
@@ -176,6 +184,9 @@ func (e *Engine) Ingest(ctx context.Context, who Caller, kind string, data json.
 	}
 	if err != nil {
 		ee := errs.As(err)
+		if se := e.storageFault(err); se != nil {
+			return nil, se // logged by the monitor, once per condition
+		}
 		if ee.Code == errs.DBInsertFailed || ee.Code == errs.Internal {
 			e.log.Error("ingest failed", "code", ee.Code, "err", err)
 		}

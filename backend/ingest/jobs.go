@@ -26,6 +26,8 @@ type RunnerOptions struct {
 	// Retryable decides whether a failed job is tried again; nil: the error registry's
 	// errs.Retryable (a permanent code fails the job at once; a retryable one backs off).
 	Retryable func(error) bool
+	// Claimed hears each claim's outcome (see jobs.Runner.Claimed).
+	Claimed func(error)
 }
 
 // NewRunner returns a runner of in's jobs (analyze, semantic, embed) on in's store, on in's
@@ -38,7 +40,7 @@ func (in *Ingester) NewRunner(o RunnerOptions) *Runner {
 		o.Retryable = errs.Retryable
 	}
 	return &jobs.Runner{Queue: jobs.StoreQueue{DB: in.DB}, Handler: &jobHandler{in: in, log: o.Log},
-		Clock: jobs.SystemClock(in.Now), Retry: o.Retryable, Workers: o.Workers, Lease: o.Lease, Log: o.Log}
+		Clock: jobs.SystemClock(in.Now), Retry: o.Retryable, Workers: o.Workers, Lease: o.Lease, Log: o.Log, Claimed: o.Claimed}
 }
 
 // jobHandler is jobs.Handler for the ingest phases.

@@ -54,7 +54,8 @@ type Runner struct {
 	// that succeeds again says space returned).
 	Claimed func(err error)
 
-	claimFails atomic.Int32 // consecutive failed claims, over all workers
+	claimFails  atomic.Int32 // consecutive failed claims, over all workers
+	recordFails atomic.Int32 // consecutive failures to record a failed job
 
 	wake    chan struct{}
 	once    sync.Once
@@ -244,8 +245,16 @@ func (r *Runner) fail(ctx context.Context, job Job, cause error) {
 		notBefore = now.Add(Backoff(job.Attempts))
 	}
 	if err := r.Handler.Record(ctx, job, cause, retry, notBefore); err != nil {
-		// The job keeps its lease until it expires; then it is claimed and tried again.
-		r.Log.Error("record job failure", "job", job.JobID, "err", err)
+		// The job keeps its lease until it expires; then it is claimed and tried again. The
+		// first of a run of failed records is an error; the rest (a full disk fails them all)
+		// would bury it.
+		if r.recordFails.Add(1) == 1 {
+			r.Log.Error("record job failure", "job", job.JobID, "err", err)
+		} else {
+			r.Log.Debug("record job failure", "job", job.JobID, "err", err)
+		}
+	} else {
+		r.recordFails.Store(0)
 	}
 	r.Log.Info("job failed", "job", job.JobID, "document", job.DocumentID, "err", cause, "retry", retry)
 }

@@ -123,6 +123,10 @@ func (m *Monitor) Observe(err error) *errs.Error {
 		return nil
 	}
 	ee := Envelope(k, m.dir, err)
+	var prev *errs.Error
+	if errors.As(err, &prev) && (prev.Code == errs.DiskFull || prev.Code == errs.StorageFailed) {
+		ee = prev // already reported as the disk's fault: keep it, not an envelope of an envelope
+	}
 	st := StateFull
 	if k == IO {
 		st = StateFailing

@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -49,6 +50,8 @@ type DB struct {
 	writeStmts *stmtCache
 	readStmts  *stmtCache
 	commits    atomic.Int64
+	ckptMu     sync.Mutex
+	ckptErr    error // the last checkpoint's failure; nil after one succeeds
 	stop       context.CancelFunc
 	done       chan struct{}
 }
@@ -107,10 +110,36 @@ func (db *DB) checkpointer(ctx context.Context) {
 			continue
 		}
 		seen = n
-		// Best effort: a failed checkpoint loses nothing (the frames stay in the WAL) and the
-		// next tick or SQLite's own auto-checkpoint retries it.
-		_, _ = db.ckpt.ExecContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)")
+		// A failed checkpoint loses nothing (the frames stay in the WAL) and the next tick
+		// retries it, but it is not swallowed: it is the first place a failing disk shows
+		// (with synchronous=NORMAL a commit does not fsync; a checkpoint does), so it is kept
+		// for CheckpointErr, which the engine reports.
+		_ = db.Checkpoint(ctx)
 	}
+}
+
+// Checkpoint copies committed WAL frames into the database file and syncs it (PASSIVE: it
+// skips frames another connection is using rather than wait). Its outcome is what
+// CheckpointErr reports until the next checkpoint.
+func (db *DB) Checkpoint(ctx context.Context) error {
+	_, err := db.ckpt.ExecContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)")
+	if err != nil && ctx.Err() != nil {
+		return err // cancelled: says nothing about the disk
+	}
+	if err != nil {
+		err = fmt.Errorf("checkpoint %s: %w", db.path, err)
+	}
+	db.ckptMu.Lock()
+	db.ckptErr = err
+	db.ckptMu.Unlock()
+	return err
+}
+
+// CheckpointErr is the last checkpoint's failure, nil if it succeeded (or none ran).
+func (db *DB) CheckpointErr() error {
+	db.ckptMu.Lock()
+	defer db.ckptMu.Unlock()
+	return db.ckptErr
 }
 
 func dsn(path string, readOnly bool) string {
