@@ -124,6 +124,9 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 		return nil, errs.Wrap(errs.SpecInvalid, err, "cannot load specs")
 	}
 	db, err := store.Open(ctx, filepath.Join(abs, "strata.db"))
+	if k := storage.Classify(err); k != storage.None {
+		return nil, storage.Envelope(k, abs, err)
+	}
 	if err != nil {
 		return nil, errs.Wrap(errs.DBQueryFailed, err, "cannot open the database in %s", abs).
 			WithHint("another program may hold it, or the file may be damaged; check permissions and free space")
@@ -161,6 +164,9 @@ func (e *Engine) Close() error {
 			return ee // the last checkpoint could not reach the disk: say so, not "internal"
 		}
 		return fmt.Errorf("close engine: %w", err)
+	}
+	if ee := e.storageFault(e.db.TakeCheckpointErr()); ee != nil {
+		return ee // a background checkpoint failed and nobody has asked since
 	}
 	return nil
 }

@@ -138,7 +138,7 @@ func (e *Engine) WaitDocuments(ctx context.Context, ids []string, progress func(
 		// A storage fault seen while waiting ends the wait: on a full disk the jobs pause
 		// (they resume when space returns, in whichever process runs them), and a waiting
 		// command that looped until killed told nobody what to do.
-		_ = e.storageFault(e.db.CheckpointErr())
+		_ = e.storageFault(e.db.TakeCheckpointErr())
 		if f, n := e.storage.Fault(); f != nil && n > faults {
 			return nil, f
 		}

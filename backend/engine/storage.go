@@ -35,7 +35,7 @@ func (e *Engine) claimed(err error) {
 		}
 		return
 	}
-	if cerr := e.db.CheckpointErr(); e.storageFault(cerr) != nil {
+	if cerr := e.db.TakeCheckpointErr(); e.storageFault(cerr) != nil {
 		return
 	}
 	e.storage.OK()
@@ -53,7 +53,7 @@ func (e *Engine) retryable(err error) bool {
 // StorageStatus reports the data folder's storage: the fault this process saw last, the
 // last checkpoint's failure, and the free space measured now.
 func (e *Engine) StorageStatus() StorageStatus {
-	_ = e.storageFault(e.db.CheckpointErr()) // recorded; Status below reports it
+	_ = e.storageFault(e.db.TakeCheckpointErr()) // recorded; Status below reports it
 	st := e.storage.Status()
 	if st.State == storage.StateOK && st.FreeBytes >= 0 && st.FreeBytes < lowSpace {
 		st.State = storage.StateFull

@@ -45,10 +45,14 @@ func Classify(err error) Kind {
 	}
 	var se *sqlite.Error
 	if errors.As(err, &se) {
-		switch se.Code() & 0xff {
-		case sqlite3.SQLITE_FULL:
+		switch {
+		case se.Code()&0xff == sqlite3.SQLITE_FULL:
 			return Full
-		case sqlite3.SQLITE_IOERR:
+		case se.Code() == sqlite3.SQLITE_IOERR_SHMSIZE:
+			// The shared-memory index could not grow: SQLite's word for ENOSPC on the -shm
+			// file (seen when every write fails as on a full disk), not a failing device.
+			return Full
+		case se.Code()&0xff == sqlite3.SQLITE_IOERR:
 			return IO
 		}
 	}
