@@ -261,6 +261,7 @@ export namespace engine {
 	    watch_roots: string[];
 	    watching?: watch.RootStatus[];
 	    embeddings?: EmbeddingStatus;
+	    storage: storage.Status;
 	}
 
 }
@@ -314,6 +315,18 @@ export namespace search {
 	    heading?: string;
 	    score: number;
 	    modes: Record<string, number>;
+	}
+
+}
+
+export namespace storage {
+	
+	export interface Status {
+	    state: string;
+	    free_bytes: number;
+	    data_dir: string;
+	    since?: string;
+	    error?: errs.Error;
 	}
 
 }
