@@ -20,6 +20,7 @@ import (
 
 	"github.com/strata-app/strata/backend/engine"
 	"github.com/strata-app/strata/backend/errs"
+	"github.com/strata-app/strata/backend/storage"
 	"github.com/strata-app/strata/host"
 )
 
@@ -325,6 +326,10 @@ func statusCmd(g *globals) *cobra.Command {
 					s := v.(*engine.Status)
 					fmt.Fprintf(w, "Strata %s\n", s.Version)
 					fmt.Fprintf(w, "data folder    %s\n", s.DataDir)
+					fmt.Fprintf(w, "storage        %s\n", storageLine(s.Storage))
+					if s.Storage.Error != nil {
+						fmt.Fprintf(w, "               %s: %s\n               hint: %s\n", s.Storage.Error.Code, s.Storage.Error.Text(), s.Storage.Error.HintOrDefault())
+					}
 					fmt.Fprintf(w, "database       %s (schema %d)\n", s.Database, s.SchemaVersion)
 					fmt.Fprintf(w, "payloads       %d (%d submissions)\n", s.Counts.Payloads, s.Counts.Submissions)
 					fmt.Fprintf(w, "documents      %s\n", countsLine(s.Counts.Documents))
@@ -411,3 +416,11 @@ func versionCmd(g *globals) *cobra.Command {
 
 // Stdio is the process's real standard streams.
 func Stdio() IO { return IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Getenv: os.Getenv} }
+
+// storageLine is the storage condition in a few words: "ok, 78.4 GB free", "full, 1.2 MB free".
+func storageLine(st engine.StorageStatus) string {
+	if st.FreeBytes < 0 {
+		return string(st.State)
+	}
+	return fmt.Sprintf("%s, %s free", st.State, storage.HumanBytes(uint64(st.FreeBytes)))
+}
