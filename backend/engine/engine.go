@@ -198,6 +198,9 @@ func (e *Engine) Ingest(ctx context.Context, who Caller, kind string, data json.
 		}
 		return nil, ee
 	}
+	if res.Created {
+		e.storage.OK() // a write went through: a full disk has space again
+	}
 	e.log.Debug("ingest", "caller", who.String(), "kind", res.InputKind, "payload", res.PayloadID, "created", res.Created)
 	return res, nil
 }

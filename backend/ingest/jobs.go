@@ -26,7 +26,7 @@ type RunnerOptions struct {
 	// Retryable decides whether a failed job is tried again; nil: the error registry's
 	// errs.Retryable (a permanent code fails the job at once; a retryable one backs off).
 	Retryable func(error) bool
-	// Claimed hears each claim's outcome (see jobs.Runner.Claimed).
+	// Claimed hears claims that failed or leased jobs (see jobs.Runner.Claimed).
 	Claimed func(error)
 }
 

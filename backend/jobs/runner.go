@@ -49,7 +49,7 @@ type Runner struct {
 	MaxAttempts int           // attempts before a retryable failure is final; default 5
 	Batch       int           // jobs claimed and committed together; default 16
 	Log         *slog.Logger
-	// Claimed, when set, hears every claim's outcome (nil: the claim's write succeeded), so
+	// Claimed, when set, hears every failed claim and every claim that leased jobs (nil), so
 	// the caller can keep the store's health (a full disk fails every claim; the first claim
 	// that succeeds again says space returned).
 	Claimed func(err error)
@@ -148,7 +148,7 @@ func (r *Runner) worker(ctx context.Context, owner string) {
 		if err != nil {
 			wait = r.claimFailed(err)
 		} else {
-			r.claimSucceeded()
+			r.claimSucceeded(len(jobs) > 0)
 		}
 		if err != nil || len(jobs) == 0 {
 			wake := r.wake
@@ -183,12 +183,13 @@ func (r *Runner) claimFailed(err error) time.Duration {
 	return min(r.Poll<<min(n-1, 16), max(MaxClaimBackoff, r.Poll))
 }
 
-// claimSucceeded ends a run of failed claims.
-func (r *Runner) claimSucceeded() {
+// claimSucceeded ends a run of failed claims. Claimed hears of it only when the claim wrote
+// (leased jobs): finding the queue empty writes nothing, so it says nothing about the disk.
+func (r *Runner) claimSucceeded(wrote bool) {
 	if n := r.claimFails.Swap(0); n > 0 {
 		r.Log.Info("claim jobs: resumed", "failed_claims", n)
 	}
-	if r.Claimed != nil {
+	if wrote && r.Claimed != nil {
 		r.Claimed(nil)
 	}
 }
