@@ -1,5 +1,5 @@
-// Package scripts holds no Go code: its test checks the decisions of deps.sh, the script that
-// `make run` and `make test` call to install missing system packages.
+// Package scripts holds no Go code: its tests check the decisions of deps.sh, the script that
+// `make run` and `make test` call to install missing system packages, and run diskfault.sh.
 package scripts
 
 import (
