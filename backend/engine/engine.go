@@ -149,7 +149,7 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 	e := &Engine{cfg: cfg, log: cfg.Logger, db: db, specs: reg, now: cfg.Now, ingest: in, chat: chat, emb: emb,
 		storage: storage.NewMonitor(abs, cfg.Logger, cfg.Now)}
 	e.runner = in.NewRunner(ingest.RunnerOptions{Workers: cfg.Workers, Lease: cfg.JobLease, Log: cfg.Logger,
-		Retryable: e.retryable, Claimed: e.claimed})
+		Claimed: e.claimed, Explain: e.explain})
 	e.log.Info("engine open", "data", abs, "capabilities", len(reg.Capabilities), "entity_types", len(reg.EntityTypes))
 	return e, nil
 }
@@ -159,16 +159,25 @@ func (e *Engine) Close() error {
 	if e.emb.sem != nil {
 		_ = e.emb.sem.Close() // stops its worker; it cannot fail
 	}
-	if err := e.db.Close(); err != nil {
-		if ee := e.storageFault(err); ee != nil {
-			return ee // the last checkpoint could not reach the disk: say so, not "internal"
-		}
+	err := e.db.Close()
+	if err == nil {
+		err = e.db.TakeCheckpointErr() // a background checkpoint failed and nobody has asked since
+	}
+	if err == nil {
+		return nil
+	}
+	ee := e.storageFault(err) // logged by the monitor
+	switch {
+	case ee == nil:
 		return fmt.Errorf("close engine: %w", err)
+	case ee.Code == errs.DiskFull:
+		// Every commit is in the WAL already; only copying it into the database file waits for
+		// space. `strata status` on a full disk must still answer (it reports the disk full),
+		// and a waited ingest has reported DISK_FULL before it closes (syncStore).
+		return nil
+	default:
+		return ee // a failed sync: what was reported done may not be on the disk
 	}
-	if ee := e.storageFault(e.db.TakeCheckpointErr()); ee != nil {
-		return ee // a background checkpoint failed and nobody has asked since
-	}
-	return nil
 }
 
 // DataDir is the absolute path of the data folder.

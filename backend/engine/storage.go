@@ -41,13 +41,14 @@ func (e *Engine) claimed(err error) {
 	e.storage.OK()
 }
 
-// retryable is the job runner's retry decision: a job that failed on a full disk is retried
-// (after backoff) because space may return; one that failed on an I/O error is not.
-func (e *Engine) retryable(err error) bool {
+// explain is the job runner's Explain: a job that failed on the disk records DISK_FULL
+// (retryable: it backs off, space may return) or STORAGE_FAILED (not retried), never the
+// internal error its raw SQLite cause would become.
+func (e *Engine) explain(err error) error {
 	if ee := e.storageFault(err); ee != nil {
-		return errs.Retryable(ee)
+		return ee
 	}
-	return errs.Retryable(err)
+	return nil
 }
 
 // StorageStatus reports the data folder's storage: the fault this process saw last, the

@@ -94,3 +94,31 @@ func TestFailingClaimsBackOffLogOnceAndResume(t *testing.T) {
 		t.Fatalf("Claimed heard %v, want the failures then a success (nil)", heard)
 	}
 }
+
+// Explain replaces a failed attempt's cause before the retry decision and the record: a raw
+// "disk is full" becomes the clearer error the caller gives (Strata's DISK_FULL), and that
+// error is what decides the retry.
+func TestExplainReplacesTheCause(t *testing.T) {
+	clk := newFakeClock()
+	q := newQueue(t)
+	enqueue(t, q, clk, "doc_x")
+	h := newHandler(q, clk, func(context.Context, Job) error { return errFull })
+	r := newRunner(q, h, clk)
+	explained := errors.New("DISK_FULL: the disk holding the data folder is full")
+	r.Explain = func(err error) error {
+		if errors.Is(err, errFull) {
+			return explained
+		}
+		return nil
+	}
+	var asked error
+	r.Retry = func(err error) bool { asked = err; return false }
+	start(t, r)
+	rec := recv(t, h.recorded, "the failure")
+	if rec.cause != explained || asked != explained {
+		t.Fatalf("recorded %v, retry asked about %v; want the explained error for both", rec.cause, asked)
+	}
+	if rec.retry {
+		t.Fatal("retried although Retry said no")
+	}
+}

@@ -42,6 +42,10 @@ type Runner struct {
 	Handler Handler
 	Clock   Clock     // default SystemClock(nil)
 	Retry   Retryable // nil: every failure is retried (up to MaxAttempts)
+	// Explain, when set, may replace a failed attempt's cause with a clearer error before the
+	// retry decision and the record (Strata's engine turns a full disk into DISK_FULL, so a
+	// document shows what happened instead of an internal error); nil keeps the cause.
+	Explain func(error) error
 
 	Workers     int           // default 2
 	Lease       time.Duration // default 60s; the heartbeat renews it every Lease/3
@@ -239,6 +243,11 @@ func (r *Runner) heartbeat(ctx context.Context, jobs []Job, owner string) {
 
 // fail decides whether a failed attempt is retried and has the handler record it.
 func (r *Runner) fail(ctx context.Context, job Job, cause error) {
+	if r.Explain != nil {
+		if e := r.Explain(cause); e != nil {
+			cause = e
+		}
+	}
 	retry := (r.Retry == nil || r.Retry(cause)) && job.Attempts < r.MaxAttempts
 	now := r.Clock.Now()
 	notBefore := now
