@@ -16,6 +16,7 @@ require (
 	github.com/wailsapp/wails/v2 v2.16.0
 	github.com/yuin/goldmark v1.8.7
 	golang.org/x/net v0.56.0
+	golang.org/x/sys v0.48.0
 	golang.org/x/text v0.39.0
 	golang.org/x/time v0.16.0
 	modernc.org/sqlite v1.60.1
@@ -59,7 +60,6 @@ require (
 	github.com/wk8/go-ordered-map/v2 v2.1.8 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	golang.org/x/crypto v0.53.0 // indirect
-	golang.org/x/sys v0.48.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 	modernc.org/libc v1.77.1 // indirect
 	modernc.org/mathutil v1.7.1 // indirect

@@ -20,6 +20,7 @@ import (
 
 	"github.com/strata-app/strata/backend/engine"
 	"github.com/strata-app/strata/backend/errs"
+	"github.com/strata-app/strata/backend/storage"
 	"github.com/strata-app/strata/host"
 )
 
@@ -219,7 +220,11 @@ func (g *globals) run(cmd *cobra.Command, fn func(ctx context.Context, e *engine
 	}
 	v, err := fn(ctx, e)
 	if cerr := e.Close(); err == nil && cerr != nil {
-		err = errs.Wrap(errs.Internal, cerr, "could not close the data folder cleanly")
+		if ee := (*errs.Error)(nil); errors.As(cerr, &ee) {
+			err = ee // the engine named it (a disk fault on the last checkpoint)
+		} else {
+			err = errs.Wrap(errs.Internal, cerr, "could not close the data folder cleanly")
+		}
 	}
 	if err != nil {
 		return errs.As(err)
@@ -321,6 +326,10 @@ func statusCmd(g *globals) *cobra.Command {
 					s := v.(*engine.Status)
 					fmt.Fprintf(w, "Strata %s\n", s.Version)
 					fmt.Fprintf(w, "data folder    %s\n", s.DataDir)
+					fmt.Fprintf(w, "storage        %s\n", storageLine(s.Storage))
+					if s.Storage.Error != nil {
+						fmt.Fprintf(w, "               %s: %s\n               hint: %s\n", s.Storage.Error.Code, s.Storage.Error.Text(), s.Storage.Error.HintOrDefault())
+					}
 					fmt.Fprintf(w, "database       %s (schema %d)\n", s.Database, s.SchemaVersion)
 					fmt.Fprintf(w, "payloads       %d (%d submissions)\n", s.Counts.Payloads, s.Counts.Submissions)
 					fmt.Fprintf(w, "documents      %s\n", countsLine(s.Counts.Documents))
@@ -421,4 +430,12 @@ func vectorsLine(em *engine.EmbeddingStatus) string {
 	default:
 		return fmt.Sprintf("%s is not being built (%d of %d chunks have its vectors; it is built once %s answers)", space, done, total, em.Provider)
 	}
+}
+
+// storageLine is the storage condition in a few words: "ok, 78.4 GB free", "full, 1.2 MB free".
+func storageLine(st engine.StorageStatus) string {
+	if st.FreeBytes < 0 {
+		return string(st.State)
+	}
+	return fmt.Sprintf("%s, %s free", st.State, storage.HumanBytes(uint64(st.FreeBytes)))
 }

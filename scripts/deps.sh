@@ -104,6 +104,7 @@ check_test() {
 	have import || need imagemagick "ImageMagick's import (screenshots)"
 	have chromium || need chromium "Chromium (browser tests)"
 	have dbus-run-session || need dbus "dbus-run-session"
+	have strace || need strace "strace (storage fault injection: scripts/diskfault.sh)"
 	[ -n "$(fc-list 2>/dev/null)" ] || need fonts-dejavu-core "a font"
 }
 

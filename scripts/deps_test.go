@@ -1,5 +1,5 @@
-// Package scripts holds no Go code: its test checks the decisions of deps.sh, the script that
-// `make run` and `make test` call to install missing system packages.
+// Package scripts holds no Go code: its tests check the decisions of deps.sh, the script that
+// `make run` and `make test` call to install missing system packages, and run diskfault.sh.
 package scripts
 
 import (
@@ -21,7 +21,7 @@ type machine struct {
 
 // The commands a Debian machine with everything has, besides node and npm.
 var appCommands = []string{"gcc", "pkg-config"}
-var testCommands = []string{"Xvfb", "xauth", "xdotool", "import", "chromium", "dbus-run-session", "fc-list"}
+var testCommands = []string{"Xvfb", "xauth", "xdotool", "import", "chromium", "dbus-run-session", "strace", "fc-list"}
 var allModules = []string{"gtk+-3.0", "webkit2gtk-4.1"}
 
 // stubPath writes one executable per command into a new folder and returns it, to be the whole
@@ -122,7 +122,7 @@ func TestDeps(t *testing.T) {
 	}
 	const nodeSource, debianNode = "20.20.2-1nodesource1+repack1", "18.19.0+dfsg-6~deb12u2"
 	gtk := []string{"libgtk-3-dev", "libwebkit2gtk-4.1-dev"}
-	testPkgs := []string{"xvfb", "xauth", "xdotool", "imagemagick", "chromium", "dbus", "fonts-dejavu-core"}
+	testPkgs := []string{"xvfb", "xauth", "xdotool", "imagemagick", "chromium", "dbus", "strace", "fonts-dejavu-core"}
 
 	cases := []struct {
 		name    string

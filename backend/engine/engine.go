@@ -21,6 +21,7 @@ import (
 	"github.com/strata-app/strata/backend/ingest"
 	"github.com/strata-app/strata/backend/llm"
 	"github.com/strata-app/strata/backend/spec"
+	"github.com/strata-app/strata/backend/storage"
 	"github.com/strata-app/strata/backend/store"
 	"github.com/strata-app/strata/backend/watch"
 	"github.com/strata-app/strata/specs"
@@ -77,6 +78,8 @@ type Engine struct {
 	watcher *watch.Watcher // set while Serve runs
 
 	emb *embedManager
+
+	storage *storage.Monitor // the data folder's disk: full, failing or ok
 }
 
 // Open opens (creating if needed) the data folder.
@@ -121,6 +124,9 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 		return nil, errs.Wrap(errs.SpecInvalid, err, "cannot load specs")
 	}
 	db, err := store.Open(ctx, filepath.Join(abs, "strata.db"))
+	if k := storage.Classify(err); k != storage.None {
+		return nil, storage.Envelope(k, abs, err)
+	}
 	if err != nil {
 		return nil, errs.Wrap(errs.DBQueryFailed, err, "cannot open the database in %s", abs).
 			WithHint("another program may hold it, or the file may be damaged; check permissions and free space")
@@ -141,7 +147,9 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 		in.Reembedder = space{emb.sem}
 	}
 	e := &Engine{cfg: cfg, log: cfg.Logger, db: db, specs: reg, now: cfg.Now, ingest: in, chat: chat, emb: emb,
-		runner: in.NewRunner(ingest.RunnerOptions{Workers: cfg.Workers, Lease: cfg.JobLease, Log: cfg.Logger})}
+		storage: storage.NewMonitor(abs, cfg.Logger, cfg.Now)}
+	e.runner = in.NewRunner(ingest.RunnerOptions{Workers: cfg.Workers, Lease: cfg.JobLease, Log: cfg.Logger,
+		Claimed: e.claimed, Explain: e.explain})
 	e.log.Info("engine open", "data", abs, "capabilities", len(reg.Capabilities), "entity_types", len(reg.EntityTypes))
 	return e, nil
 }
@@ -151,10 +159,25 @@ func (e *Engine) Close() error {
 	if e.emb.sem != nil {
 		_ = e.emb.sem.Close() // stops its worker; it cannot fail
 	}
-	if err := e.db.Close(); err != nil {
-		return fmt.Errorf("close engine: %w", err)
+	err := e.db.Close()
+	if err == nil {
+		err = e.db.TakeCheckpointErr() // a background checkpoint failed and nobody has asked since
 	}
-	return nil
+	if err == nil {
+		return nil
+	}
+	ee := e.storageFault(err) // logged by the monitor
+	switch {
+	case ee == nil:
+		return fmt.Errorf("close engine: %w", err)
+	case ee.Code == errs.DiskFull:
+		// Every commit is in the WAL already; only copying it into the database file waits for
+		// space. `strata status` on a full disk must still answer (it reports the disk full),
+		// and a waited ingest has reported DISK_FULL before it closes (syncStore).
+		return nil
+	default:
+		return ee // a failed sync: what was reported done may not be on the disk
+	}
 }
 
 // DataDir is the absolute path of the data folder.
@@ -176,10 +199,16 @@ func (e *Engine) Ingest(ctx context.Context, who Caller, kind string, data json.
 	}
 	if err != nil {
 		ee := errs.As(err)
+		if se := e.storageFault(err); se != nil {
+			return nil, se // logged by the monitor, once per condition
+		}
 		if ee.Code == errs.DBInsertFailed || ee.Code == errs.Internal {
 			e.log.Error("ingest failed", "code", ee.Code, "err", err)
 		}
 		return nil, ee
+	}
+	if res.Created {
+		e.storage.OK() // a write went through: a full disk has space again
 	}
 	e.log.Debug("ingest", "caller", who.String(), "kind", res.InputKind, "payload", res.PayloadID, "created", res.Created)
 	return res, nil

@@ -133,7 +133,15 @@ func (e *Engine) WaitDocuments(ctx context.Context, ids []string, progress func(
 	defer tick.Stop()
 	latest := make(map[string]store.Document, len(ids))
 	pending := append([]string(nil), ids...)
+	_, faults := e.storage.Fault()
 	for {
+		// A storage fault seen while waiting ends the wait: on a full disk the jobs pause
+		// (they resume when space returns, in whichever process runs them), and a waiting
+		// command that looped until killed told nobody what to do.
+		_ = e.storageFault(e.db.TakeCheckpointErr())
+		if f, n := e.storage.Fault(); f != nil && n > faults {
+			return nil, f
+		}
 		// Only documents still in progress are read again.
 		docs, err := store.DocumentsByID(ctx, e.db.Reader(), pending)
 		if err != nil {
@@ -159,6 +167,9 @@ func (e *Engine) WaitDocuments(ctx context.Context, ids []string, progress func(
 			progress(all)
 		}
 		if len(pending) == 0 {
+			if err := e.syncStore(ctx); err != nil {
+				return all, err
+			}
 			return all, nil
 		}
 		select {

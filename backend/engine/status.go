@@ -23,6 +23,9 @@ type Status struct {
 	WatchRoots    []string           `json:"watch_roots"` // watched folders
 	Watching      []watch.RootStatus `json:"watching,omitempty"`
 	Embeddings    *EmbeddingStatus   `json:"embeddings"`
+	// Storage says whether the data folder's disk takes writes: "full" (jobs pause until space
+	// returns), "failing" (an I/O error) or "ok", with the free space and the error.
+	Storage StorageStatus `json:"storage"`
 }
 
 // Status reports counts and configuration.
@@ -53,5 +56,5 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 		return nil, err
 	}
 	return &Status{Embeddings: emb, Version: Version, DataDir: e.cfg.DataDir, Database: e.db.Path(), SchemaVersion: v, Counts: c,
-		Capabilities: e.specs.CapabilityIDs(), InputKinds: e.InputKinds(), EntityTypes: types, Jobs: jobs, WatchRoots: roots, Watching: e.WatchStatus()}, nil
+		Capabilities: e.specs.CapabilityIDs(), InputKinds: e.InputKinds(), EntityTypes: types, Jobs: jobs, WatchRoots: roots, Watching: e.WatchStatus(), Storage: e.StorageStatus()}, nil
 }

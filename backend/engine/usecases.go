@@ -53,7 +53,18 @@ func (e *Engine) IngestFiles(ctx context.Context, who Caller, paths []string, wa
 		}
 	}
 	if err != nil {
+		if se := e.storageFault(err); se != nil {
+			return nil, se
+		}
 		return nil, errs.Wrap(errs.Internal, err, "stopped before all files were ingested")
+	}
+	for _, r := range results { // a file not registered for lack of space: the disk is the error
+		if r.Error == nil {
+			continue
+		}
+		if se := e.storageFault(r.Error); se != nil {
+			return nil, se
+		}
 	}
 	return mergeOutcomes(results, waited), nil
 }
@@ -134,6 +145,9 @@ func (e *Engine) StoreUpload(ctx context.Context, who Caller, name string, data 
 	}
 	path := filepath.Join(dir, hex.EncodeToString(sum[:4])+"-"+base)
 	if err := atomicfile.Write(path, bytes.NewReader(data), 0o600); err != nil {
+		if se := e.storageFault(err); se != nil {
+			return nil, se
+		}
 		return nil, errs.Wrap(errs.Internal, err, "cannot store the upload")
 	}
 	return e.IngestPaths(ctx, who, []string{path})

@@ -41,6 +41,8 @@ const (
 	// Storage and internals.
 	DBInsertFailed = "DB_INSERT_FAILED"
 	DBQueryFailed  = "DB_QUERY_FAILED"
+	DiskFull       = "DISK_FULL"
+	StorageFailed  = "STORAGE_FAILED"
 	SearchFailed   = "SEARCH_FAILED"
 	Internal       = "INTERNAL_ERROR"
 
@@ -107,6 +109,8 @@ var registry = map[string]Code{
 
 	DBInsertFailed: {Retryable: true, Status: http.StatusInternalServerError, Meaning: "a write to the database failed; nothing was written", Hint: "retry; if it persists, check the disk and the log"},
 	DBQueryFailed:  {Retryable: true, Status: http.StatusInternalServerError, Meaning: "a read from the database failed", Hint: "retry; if it persists the database may be damaged"},
+	DiskFull:       {Retryable: true, Status: http.StatusInsufficientStorage, Meaning: "the disk holding the data folder is full; nothing was lost, jobs pause until space returns", Hint: "free space or move the data folder with --data"},
+	StorageFailed:  {Status: http.StatusInternalServerError, Meaning: "the disk holding the data folder reported an I/O error (write, sync or read)", Hint: "check the disk; move the data folder with --data if it keeps failing"},
 	SearchFailed:   {Retryable: true, Status: http.StatusInternalServerError, Meaning: "the search could not be answered", Hint: "retry; if it persists, check the log"},
 	Internal:       {Retryable: true, Status: http.StatusInternalServerError, Meaning: "an unexpected failure inside Strata", Hint: "see the log file for details; this is a bug worth reporting"},
 

@@ -26,6 +26,10 @@ type RunnerOptions struct {
 	// Retryable decides whether a failed job is tried again; nil: the error registry's
 	// errs.Retryable (a permanent code fails the job at once; a retryable one backs off).
 	Retryable func(error) bool
+	// Claimed hears claims that failed or leased jobs (see jobs.Runner.Claimed).
+	Claimed func(error)
+	// Explain may replace a failed job's cause (see jobs.Runner.Explain).
+	Explain func(error) error
 }
 
 // NewRunner returns a runner of in's jobs (analyze, semantic, embed) on in's store, on in's
@@ -38,7 +42,7 @@ func (in *Ingester) NewRunner(o RunnerOptions) *Runner {
 		o.Retryable = errs.Retryable
 	}
 	return &jobs.Runner{Queue: jobs.StoreQueue{DB: in.DB}, Handler: &jobHandler{in: in, log: o.Log},
-		Clock: jobs.SystemClock(in.Now), Retry: o.Retryable, Workers: o.Workers, Lease: o.Lease, Log: o.Log}
+		Clock: jobs.SystemClock(in.Now), Retry: o.Retryable, Workers: o.Workers, Lease: o.Lease, Log: o.Log, Claimed: o.Claimed, Explain: o.Explain}
 }
 
 // jobHandler is jobs.Handler for the ingest phases.

@@ -42,6 +42,10 @@ type Runner struct {
 	Handler Handler
 	Clock   Clock     // default SystemClock(nil)
 	Retry   Retryable // nil: every failure is retried (up to MaxAttempts)
+	// Explain, when set, may replace a failed attempt's cause with a clearer error before the
+	// retry decision and the record (Strata's engine turns a full disk into DISK_FULL, so a
+	// document shows what happened instead of an internal error); nil keeps the cause.
+	Explain func(error) error
 
 	Workers     int           // default 2
 	Lease       time.Duration // default 60s; the heartbeat renews it every Lease/3
@@ -49,6 +53,13 @@ type Runner struct {
 	MaxAttempts int           // attempts before a retryable failure is final; default 5
 	Batch       int           // jobs claimed and committed together; default 16
 	Log         *slog.Logger
+	// Claimed, when set, hears every failed claim and every claim that leased jobs (nil), so
+	// the caller can keep the store's health (a full disk fails every claim; the first claim
+	// that succeeds again says space returned).
+	Claimed func(err error)
+
+	claimFails  atomic.Int32 // consecutive failed claims, over all workers
+	recordFails atomic.Int32 // consecutive failures to record a failed job
 
 	wake    chan struct{}
 	once    sync.Once
@@ -126,22 +137,64 @@ func (r *Runner) Run(ctx context.Context) error {
 	return ctx.Err()
 }
 
+// MaxClaimBackoff caps the wait between failed claims: long enough that a full disk is not
+// hammered (it was tried twenty times a second), short enough that jobs resume within
+// seconds of space returning.
+const MaxClaimBackoff = 16 * time.Second
+
 func (r *Runner) worker(ctx context.Context, owner string) {
 	for ctx.Err() == nil {
 		jobs, err := r.Queue.Claim(ctx, owner, r.Clock.Now(), r.Lease, r.Batch)
-		if err != nil && ctx.Err() == nil {
-			// No caller to return it to: the worker reports it and tries again after a poll.
-			r.Log.Error("claim jobs", "err", err)
+		if ctx.Err() != nil {
+			return
+		}
+		wait := r.Poll
+		if err != nil {
+			wait = r.claimFailed(err)
+		} else {
+			r.claimSucceeded(len(jobs) > 0)
 		}
 		if err != nil || len(jobs) == 0 {
+			wake := r.wake
+			if err != nil {
+				wake = nil // a failed claim waits out its backoff: new work does not make the disk work
+			}
 			select {
 			case <-ctx.Done():
-			case <-r.wake:
-			case <-r.Clock.After(r.Poll):
+			case <-wake:
+			case <-r.Clock.After(wait):
 			}
 			continue
 		}
 		r.runBatch(ctx, jobs, owner)
+	}
+}
+
+// claimFailed reports a failed claim and returns how long to wait before the next: the poll
+// interval doubled per consecutive failure, at most MaxClaimBackoff. There is no caller to
+// return the error to, so it is logged, once when claims start failing (not once per try),
+// and handed to Claimed.
+func (r *Runner) claimFailed(err error) time.Duration {
+	n := r.claimFails.Add(1)
+	if n == 1 {
+		r.Log.Error("claim jobs: pausing with backoff until claims succeed", "err", err)
+	} else {
+		r.Log.Debug("claim jobs", "failures", n, "err", err)
+	}
+	if r.Claimed != nil {
+		r.Claimed(err)
+	}
+	return min(r.Poll<<min(n-1, 16), max(MaxClaimBackoff, r.Poll))
+}
+
+// claimSucceeded ends a run of failed claims. Claimed hears of it only when the claim wrote
+// (leased jobs): finding the queue empty writes nothing, so it says nothing about the disk.
+func (r *Runner) claimSucceeded(wrote bool) {
+	if n := r.claimFails.Swap(0); n > 0 {
+		r.Log.Info("claim jobs: resumed", "failed_claims", n)
+	}
+	if wrote && r.Claimed != nil {
+		r.Claimed(nil)
 	}
 }
 
@@ -190,6 +243,11 @@ func (r *Runner) heartbeat(ctx context.Context, jobs []Job, owner string) {
 
 // fail decides whether a failed attempt is retried and has the handler record it.
 func (r *Runner) fail(ctx context.Context, job Job, cause error) {
+	if r.Explain != nil {
+		if e := r.Explain(cause); e != nil {
+			cause = e
+		}
+	}
 	retry := (r.Retry == nil || r.Retry(cause)) && job.Attempts < r.MaxAttempts
 	now := r.Clock.Now()
 	notBefore := now
@@ -197,8 +255,16 @@ func (r *Runner) fail(ctx context.Context, job Job, cause error) {
 		notBefore = now.Add(Backoff(job.Attempts))
 	}
 	if err := r.Handler.Record(ctx, job, cause, retry, notBefore); err != nil {
-		// The job keeps its lease until it expires; then it is claimed and tried again.
-		r.Log.Error("record job failure", "job", job.JobID, "err", err)
+		// The job keeps its lease until it expires; then it is claimed and tried again. The
+		// first of a run of failed records is an error; the rest (a full disk fails them all)
+		// would bury it.
+		if r.recordFails.Add(1) == 1 {
+			r.Log.Error("record job failure", "job", job.JobID, "err", err)
+		} else {
+			r.Log.Debug("record job failure", "job", job.JobID, "err", err)
+		}
+	} else {
+		r.recordFails.Store(0)
 	}
 	r.Log.Info("job failed", "job", job.JobID, "document", job.DocumentID, "err", cause, "retry", retry)
 }

@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -49,6 +50,8 @@ type DB struct {
 	writeStmts *stmtCache
 	readStmts  *stmtCache
 	commits    atomic.Int64
+	ckptMu     sync.Mutex
+	ckptErr    error // the first checkpoint failure not yet taken (TakeCheckpointErr)
 	stop       context.CancelFunc
 	done       chan struct{}
 }
@@ -107,10 +110,40 @@ func (db *DB) checkpointer(ctx context.Context) {
 			continue
 		}
 		seen = n
-		// Best effort: a failed checkpoint loses nothing (the frames stay in the WAL) and the
-		// next tick or SQLite's own auto-checkpoint retries it.
-		_, _ = db.ckpt.ExecContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)")
+		// A failed checkpoint loses nothing (the frames stay in the WAL) and the next tick
+		// retries it, but it is not swallowed: it is the first place a failing disk shows
+		// (with synchronous=NORMAL a commit does not fsync; a checkpoint does), so it is kept
+		// for TakeCheckpointErr, which the engine reports.
+		_ = db.Checkpoint(ctx)
 	}
+}
+
+// Checkpoint copies committed WAL frames into the database file and syncs it (PASSIVE: it
+// skips frames another connection is using rather than wait). A failure is returned and also
+// kept for TakeCheckpointErr, since the background checkpointer has no caller to return it to.
+func (db *DB) Checkpoint(ctx context.Context) error {
+	_, err := db.ckpt.ExecContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)")
+	if err == nil || ctx.Err() != nil {
+		return err // a cancelled checkpoint says nothing about the disk
+	}
+	err = fmt.Errorf("checkpoint %s: %w", db.path, err)
+	db.ckptMu.Lock()
+	if db.ckptErr == nil {
+		db.ckptErr = err
+	}
+	db.ckptMu.Unlock()
+	return err
+}
+
+// TakeCheckpointErr returns the first checkpoint failure since the last call (nil if none)
+// and forgets it. A later checkpoint that succeeds does not erase it: with nothing left to
+// copy, a checkpoint does not sync, so its success would hide a disk that failed a sync.
+func (db *DB) TakeCheckpointErr() error {
+	db.ckptMu.Lock()
+	defer db.ckptMu.Unlock()
+	err := db.ckptErr
+	db.ckptErr = nil
+	return err
 }
 
 func dsn(path string, readOnly bool) string {
@@ -141,9 +174,15 @@ func (db *DB) Close() error {
 		db.stop()
 	}
 	<-db.done
+	// The last checkpoint runs here rather than inside SQLite's close, which keeps the WAL
+	// and reports success when its checkpoint fails: a disk failing its sync would go unseen.
+	var ckpt error
+	if db.commits.Load() > 0 {
+		ckpt = db.Checkpoint(context.Background())
+	}
 	db.readStmts.close()
 	db.writeStmts.close()
-	return errors.Join(db.read.Close(), db.write.Close(), db.ckpt.Close())
+	return errors.Join(ckpt, db.read.Close(), db.write.Close(), db.ckpt.Close())
 }
 
 // Reader runs queries on the reader pool with prepared statements.

@@ -17,7 +17,8 @@ class StatusStore {
   private started = false;
 
   set(s: Status) {
-    const key = JSON.stringify(s);
+    // Free space changes with every write; it alone is no reason for screens to reload.
+    const key = JSON.stringify(s, (k, v) => (k === 'free_bytes' ? undefined : v));
     if (key === this.last) return;
     this.last = key;
     this.current = s;

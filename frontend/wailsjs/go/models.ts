@@ -275,6 +275,7 @@ export namespace engine {
 	    watch_roots: string[];
 	    watching?: watch.RootStatus[];
 	    embeddings?: EmbeddingStatus;
+	    storage: storage.Status;
 	}
 
 }
@@ -333,6 +334,18 @@ export namespace search {
 	export interface Span {
 	    start: number;
 	    end: number;
+	}
+
+}
+
+export namespace storage {
+	
+	export interface Status {
+	    state: string;
+	    free_bytes: number;
+	    data_dir: string;
+	    since?: string;
+	    error?: errs.Error;
 	}
 
 }
