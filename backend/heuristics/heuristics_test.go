@@ -11,7 +11,7 @@ func TestFind(t *testing.T) {
 		"Contact Ada.Lovelace@Example.com or see https://example.com/inv/7. #finance #Q3-review\n" +
 		"Not a date: 2025-13-45. Not a tag: # heading, a#b."
 	got := map[string][]string{}
-	for _, f := range Find(text) {
+	for _, f := range Find(text, nil) {
 		got[f.Kind] = append(got[f.Kind], f.Value)
 		if span := strings.ToLower(text[f.ByteStart:f.ByteEnd]); (f.Kind == "email" || f.Kind == "url" || f.Kind == "hashtag") && !strings.Contains(span, f.Value) {
 			t.Errorf("%s %q: span %q does not hold it", f.Kind, f.Value, text[f.ByteStart:f.ByteEnd])
@@ -49,7 +49,7 @@ func TestDocType(t *testing.T) {
 func FuzzFind(f *testing.F) {
 	f.Add("a@b.co 2025-01-01 $5 #tag https://x.y/z")
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, x := range Find(s) {
+		for _, x := range Find(s, nil) {
 			if x.ByteStart < 0 || x.ByteEnd > len(s) || x.ByteStart > x.ByteEnd {
 				t.Fatalf("bad span %+v in %q", x, s)
 			}

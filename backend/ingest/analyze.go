@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -233,8 +232,7 @@ func supersededErr() *errs.Error {
 // format, facts found, each with its location) and entities for e-mail addresses (contacts)
 // and tags (concepts), which the document REFERS_TO.
 func (in *Ingester) observeContent(doc store.Document, contentID string, d *extract.Document, title, now string) ([]PlannedEntity, []store.Relationship, string, []string) {
-	lines := lineIndex(d.Text)
-	findings := heuristics.Find(d.Text)
+	findings := heuristics.FindDocument(d)
 	docType := heuristics.DocType(d.Kind, title, d.Text)
 	fields := map[string]any{"title": title, "doc_type": docType, "format": d.Kind, "mime": d.Mime, "chars": len(d.Text)}
 	if d.Language != "" {
@@ -253,7 +251,8 @@ func (in *Ingester) observeContent(doc store.Document, contentID string, d *extr
 		}
 	}
 	for _, f := range findings {
-		loc := map[string]any{"kind": f.Kind, "value": f.Value, "byte_start": f.ByteStart, "byte_end": f.ByteEnd, "line": lines.line(f.ByteStart)}
+		loc := map[string]any{"kind": f.Kind, "value": f.Value, "byte_start": d.SourceOffset(f.ByteStart), "byte_end": d.SourceOffset(f.ByteEnd),
+			"line": d.SourceLine(f.ByteStart)}
 		if p := pageOf(d, f.ByteStart); p > 0 {
 			loc["page"] = p
 		}
@@ -264,7 +263,8 @@ func (in *Ingester) observeContent(doc store.Document, contentID string, d *extr
 				tags[f.Value] = f.ByteStart
 			}
 		case "email":
-			if _, ok := emails[f.Value]; !ok {
+			// Only a personal address makes a person; a role address (support@) stays a fact.
+			if _, ok := emails[f.Value]; !ok && heuristics.Address(f.Value) == heuristics.AddressPersonal {
 				emails[f.Value] = f.ByteStart
 			}
 			facts["emails"] = append(facts["emails"], f.Value)
@@ -305,7 +305,7 @@ func (in *Ingester) observeContent(doc store.Document, contentID string, d *extr
 		if off < 0 {
 			return map[string]any{"path": doc.Path, "front_matter": true}
 		}
-		m := map[string]any{"path": doc.Path, "line": lines.line(off), "byte_start": off}
+		m := map[string]any{"path": doc.Path, "line": d.SourceLine(off), "byte_start": d.SourceOffset(off)}
 		if p := pageOf(d, off); p > 0 {
 			m["page"] = p
 		}
@@ -322,21 +322,6 @@ func (in *Ingester) observeContent(doc store.Document, contentID string, d *extr
 	}
 	return out, rels, docType, sortedKeys(tags)
 }
-
-type lineIdx []int
-
-func lineIndex(text string) lineIdx {
-	idx := lineIdx{0}
-	for i := 0; i < len(text); i++ {
-		if text[i] == '\n' {
-			idx = append(idx, i+1)
-		}
-	}
-	return idx
-}
-
-// line is the 1-based line holding byte offset off.
-func (l lineIdx) line(off int) int { return sort.SearchInts(l, off+1) }
 
 func pageOf(d *extract.Document, off int) int {
 	for _, p := range d.Pages {
