@@ -37,15 +37,15 @@ func TestFindNoise(t *testing.T) {
 		"(gdb) print x\n$1 = 0\n",                            // debugger output
 		"Set $HOME and use $2 in the replacement.",           // shell and regex variables
 		"see [connect](#netconnectpath-connectlistener) now", // a link anchor
-		"[`net.connect()`]: #netconnectpath-connectlistener",  // a reference definition
-		"In C:\n\n```c\n#include <stdio.h>\n```\n",          // a directive in a code block
-		"the colour is #fff and it fixes #1234 too",         // a colour and an issue number
+		"[`net.connect()`]: #netconnectpath-connectlistener", // a reference definition
+		"In C:\n\n```c\n#include <stdio.h>\n```\n",           // a directive in a code block
+		"the colour is #fff and it fixes #1234 too",          // a colour and an issue number
 		"Mail xyz@example.com or majordomo@vger.kernel.org or linux-kernel@vger.kernel.org.",
 		"Enable pg_dump@version-cluster.timer and getty@tty1.service.",
 		"Replies come from no-reply@github.com and MAILER-DAEMON@mx.net.",
 		"Write to the mailing list <coreutils@gnu.org> or bug-grep@gnu.org.",
 		"Call `fetch('https://api.github.com/x')` or open http://localhost:8080/ and http://%s/",
-		"    const price = $40;\n",   // an indented code line
+		"    const price = $40;\n",  // an indented code line
 		"Inline `$30 = 1` is code.", // inline code
 		"## Heading #tag\n",
 	}
