@@ -107,3 +107,20 @@ func FuzzFind(f *testing.F) {
 		}
 	})
 }
+
+// TestTitleRules: a pointer, a sentence, an address or a changelog entry is not a title.
+func TestTitleRules(t *testing.T) {
+	cases := map[string]string{
+		"See README.md\n\nMore text.":                                    "",
+		"Ann Lee <ann@lee.dev>\n\nNotes.":                                "",
+		"pkg (1.2-1) unstable; urgency=low\n\n  * Fix.\n":                "",
+		"This tool copies files from one place to another quickly.\n\nx": "",
+		"\nRsync Notes\n===========\n\nText.":                            "Rsync Notes",
+		"GNU grep NEWS   -*- outline -*-\n\n* Changes":                   "GNU grep NEWS",
+	}
+	for text, want := range cases {
+		if got := Title("text", text); got != want {
+			t.Errorf("Title(%q) = %q, want %q", text, got, want)
+		}
+	}
+}

@@ -87,7 +87,8 @@ func (in *Ingester) Analyze(ctx context.Context, job store.Job) (*Analysis, erro
 	}
 	title := strings.TrimSpace(d.Title)
 	if title == "" && strings.TrimSpace(d.Text) != "" && (d.Kind == "pdf" || d.Kind == "docx" || d.Kind == "text") {
-		title = deriveTitle(d.Text) // prose without a declared title: its first line
+		// Prose without a declared title: a line that stands as a heading, else the file name.
+		title = heuristics.Title(d.Kind, d.Text)
 	}
 	if title == "" {
 		title = filepath.Base(doc.Path)
