@@ -87,4 +87,3 @@ func titleLike(l string) bool {
 	}
 	return true
 }
-
