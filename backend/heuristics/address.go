@@ -28,7 +28,7 @@ var unitOrFile = map[string]bool{"service": true, "timer": true, "socket": true,
 	"path": true, "device": true, "slice": true, "scope": true, "swap": true, "js": true, "ts": true, "json": true, "html": true,
 	"md": true, "txt": true, "conf": true, "cfg": true, "py": true, "go": true, "rs": true, "so": true, "log": true, "png": true,
 	"jpg": true, "gif": true, "svg": true, "pdf": true, "yml": true, "yaml": true, "xml": true, "sh": true, "lock": true, "toml": true,
-	"gz": true, "zip": true, "tar": true, "deb": true, "rpm": true, "mjs": true, "cjs": true, "css": true, "map": true, "node": true}
+	"gz": true, "zip": true, "po": true, "mo": true, "pot": true, "header": true, "h": true, "c": true, "o": true, "a": true, "tar": true, "deb": true, "rpm": true, "mjs": true, "cjs": true, "css": true, "map": true, "node": true}
 
 var placeholderLocals = map[string]bool{"user": true, "username": true, "you": true, "yourname": true, "your.name": true, "name": true,
 	"someone": true, "somebody": true, "foo": true, "bar": true, "me": true, "email": true, "address": true, "john.doe": true, "jane.doe": true,
@@ -49,7 +49,7 @@ func Address(addr string) AddressKind {
 	tld := domain[strings.LastIndexByte(domain, '.')+1:]
 	switch {
 	case exampleDomains[domain] || reservedTLDs[tld] || strings.HasPrefix(domain, "example.") || strings.HasSuffix(domain, ".example.com"),
-		unitOrFile[tld], placeholderLocals[local]:
+		unitOrFile[tld], placeholderLocals[local], !plausibleTLD(tld), messageID(local):
 		return AddressNone
 	case mailingList(local, domain), noReply(local):
 		return AddressNone
@@ -98,4 +98,35 @@ func exampleHost(host string) bool {
 	tld := host[strings.LastIndexByte(host, '.')+1:]
 	return exampleDomains[host] || reservedTLDs[tld] || strings.HasPrefix(host, "example.") || strings.HasSuffix(host, ".example.com") ||
 		strings.HasPrefix(host, "127.") || host == "0.0.0.0" || strings.HasPrefix(host, "192.168.") || strings.HasPrefix(host, "10.")
+}
+
+// genericTLDs are the generic top-level domains seen in addresses; with the two-letter
+// country codes they tell a domain from a file name (en@quot.header, be@latin.po).
+var genericTLDs = map[string]bool{"com": true, "org": true, "net": true, "edu": true, "gov": true, "mil": true, "int": true, "info": true,
+	"biz": true, "name": true, "pro": true, "dev": true, "app": true, "io": true, "ai": true, "tech": true, "email": true, "xyz": true,
+	"online": true, "site": true, "cloud": true, "systems": true, "software": true, "technology": true, "company": true, "coop": true,
+	"museum": true, "aero": true, "eu": true, "asia": true, "ninja": true, "space": true, "blog": true, "page": true, "network": true,
+	"works": true, "services": true, "solutions": true, "digital": true, "rocks": true, "one": true, "life": true, "world": true}
+
+func plausibleTLD(tld string) bool {
+	return genericTLDs[tld] || len(tld) == 2 && allLetters(tld)
+}
+
+// messageID recognises the local part of a Message-ID or commit reference
+// (514B5D8A.6040705@grothoff.org): hex and digits with dots, no name.
+func messageID(local string) bool {
+	digits := 0
+	for i := 0; i < len(local); i++ {
+		if isDigit(local[i]) && i >= 8 && digitsAt(local, i-8, 9) { // a timestamp: 20130713144407.GA27334@
+			return true
+		}
+		switch c := local[i]; {
+		case isDigit(c):
+			digits++
+		case c == '.' || c >= 'a' && c <= 'f':
+		default:
+			return false
+		}
+	}
+	return digits >= 6
 }
