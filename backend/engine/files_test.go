@@ -80,14 +80,14 @@ func TestFilePhasesAndHeuristics(t *testing.T) {
 		t.Fatal(err)
 	}
 	for f, want := range map[string]string{"title": `"Q3 planning"`, "dates": `["2025-03-14"]`, "emails": `["ada@lovelace.org"]`,
-		"tags": `["acme","planning"]`, "format": `"markdown"`, "urls": `["https://acme.org/risks"]`} {
+		"tags": `["acme","budget","planning"]`, "format": `"markdown"`, "urls": `["https://acme.org/risks"]`} {
 		if got := field(t, s, f); got != want {
 			t.Errorf("document %s = %s, want %s", f, got, want)
 		}
 	}
 	rels, _ := e.ListRelationships(ctx, res.EntityIDs[0], "outbound", "REFERS_TO", 0, 0)
-	if rels.Total != 3 { // 2 declared tags (a #word in the text is not read) + 1 contact
-		t.Errorf("document refers to %d entities, want 3", rels.Total)
+	if rels.Total != 4 { // 3 concepts (2 declared, 1 trailing #tag) + 1 contact
+		t.Errorf("document refers to %d entities, want 4", rels.Total)
 	}
 	people, _ := e.ListEntities(ctx, "person", "ada@lovelace.org", 0, 0)
 	if people.Total != 1 {
