@@ -20,6 +20,7 @@ require (
 	golang.org/x/text v0.39.0
 	golang.org/x/time v0.16.0
 	modernc.org/sqlite v1.60.1
+	mvdan.cc/xurls/v2 v2.6.0
 )
 
 require (

@@ -87,7 +87,11 @@ func entityCmd(g *globals) *cobra.Command {
 		Args:  exactArgs(0, "no arguments"),
 		RunE: func(c *cobra.Command, _ []string) error {
 			return g.run(c, func(ctx context.Context, e *engine.Engine) (any, error) {
-				return e.ListEntities(ctx, typ, query, llimit, loffset)
+				t := typ
+				if t == "" { // documented: every type, documents included (the window leaves them out)
+					t = engine.AllTypes
+				}
+				return e.ListEntities(ctx, t, query, llimit, loffset)
 			}, func(w io.Writer, v any) {
 				p := v.(*engine.EntityPage)
 				tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)

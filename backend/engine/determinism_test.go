@@ -40,7 +40,7 @@ func capture(t *testing.T, e *engine.Engine) world {
 	t.Helper()
 	ctx := context.Background()
 	w := world{Entities: map[string]*engine.Snapshot{}}
-	page, err := e.ListEntities(ctx, "", "", 1000, 0)
+	page, err := e.ListEntities(ctx, engine.AllTypes, "", 1000, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

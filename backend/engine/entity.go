@@ -460,13 +460,29 @@ type EntityPage struct {
 	Offset   int      `json:"offset"`
 }
 
+// AllTypes asks ListEntities for entities of every type, documents included.
+const AllTypes = "*"
+
+// DocumentType is the entity type of the one entity each file gets.
+const DocumentType = "document"
+
 // ListEntities pages through entities in ID order, optionally of one type or matching a name.
+// Without a type it leaves out document entities: a folder of 5,000 files makes 5,000 of
+// them, which would bury every person, company and concept; typ DocumentType lists only them
+// and AllTypes lists everything.
 func (e *Engine) ListEntities(ctx context.Context, typ, query string, limit, offset int) (*EntityPage, error) {
 	limit, offset, err := pageLimit(limit, offset)
 	if err != nil {
 		return nil, err
 	}
-	list, total, err := store.ListEntities(ctx, e.db.Reader(), store.EntityFilter{Type: typ, Query: query, Limit: limit, Offset: offset})
+	f := store.EntityFilter{Type: typ, Query: query, Limit: limit, Offset: offset}
+	switch typ {
+	case "":
+		f.ExcludeType = DocumentType
+	case AllTypes:
+		f.Type = ""
+	}
+	list, total, err := store.ListEntities(ctx, e.db.Reader(), f)
 	if err != nil {
 		return nil, queryErr(err, "entities")
 	}

@@ -48,11 +48,11 @@ tags: [planning, acme]
 ---
 # Q3 planning
 
-Meet ada@example.com on 2025-03-14 about the €1,200.00 renewal. #budget
+Meet ada@lovelace.org on 2025-03-14 about the €1,200.00 renewal. #budget
 
 ## Risks
 
-See https://example.com/risks for details.
+See https://acme.org/risks for details.
 `
 
 func TestFilePhasesAndHeuristics(t *testing.T) {
@@ -79,17 +79,17 @@ func TestFilePhasesAndHeuristics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for f, want := range map[string]string{"title": `"Q3 planning"`, "dates": `["2025-03-14"]`, "emails": `["ada@example.com"]`,
-		"tags": `["acme","budget","planning"]`, "format": `"markdown"`, "urls": `["https://example.com/risks"]`} {
+	for f, want := range map[string]string{"title": `"Q3 planning"`, "dates": `["2025-03-14"]`, "emails": `["ada@lovelace.org"]`,
+		"tags": `["acme","budget","planning"]`, "format": `"markdown"`, "urls": `["https://acme.org/risks"]`} {
 		if got := field(t, s, f); got != want {
 			t.Errorf("document %s = %s, want %s", f, got, want)
 		}
 	}
 	rels, _ := e.ListRelationships(ctx, res.EntityIDs[0], "outbound", "REFERS_TO", 0, 0)
-	if rels.Total != 4 { // 3 concepts + 1 contact
+	if rels.Total != 4 { // 3 concepts (2 declared, 1 trailing #tag) + 1 contact
 		t.Errorf("document refers to %d entities, want 4", rels.Total)
 	}
-	people, _ := e.ListEntities(ctx, "person", "ada@example.com", 0, 0)
+	people, _ := e.ListEntities(ctx, "person", "ada@lovelace.org", 0, 0)
 	if people.Total != 1 {
 		t.Fatal("no contact for the e-mail address")
 	}

@@ -171,10 +171,9 @@ func (w *mdWriter) inlines(n ast.Node) {
 			w.inlines(c)
 			w.region(start, RegionCode)
 		case *ast.AutoLink:
-			start := w.out.Len()
-			seg := c.URL(w.src)
-			w.out.Write(seg)
-			w.region(start, RegionLink)
+			// <https://…> and <ann@lee.dev> show their address as their text: it is what a
+			// reader sees, so it stays prose (a link target hidden behind text is not).
+			w.out.Write(c.URL(w.src))
 		case *ast.RawHTML:
 		default: // emphasis, links, images, strikethrough: their text
 			w.inlines(c)

@@ -10,6 +10,6 @@ var sample = strings.Repeat("## Topic 3\n\nWe discussed the renewal due on 2025-
 func BenchmarkFind(b *testing.B) {
 	b.SetBytes(int64(len(sample)))
 	for i := 0; i < b.N; i++ {
-		Find(sample)
+		Find(sample, nil)
 	}
 }

@@ -89,7 +89,8 @@ func (in *Ingester) Analyze(ctx context.Context, job store.Job) (*Analysis, erro
 	}
 	title := strings.TrimSpace(d.Title)
 	if title == "" && strings.TrimSpace(d.Text) != "" && (d.Kind == "pdf" || d.Kind == "docx" || d.Kind == "text") {
-		title = deriveTitle(d.Text) // prose without a declared title: its first line
+		// Prose without a declared title: a line that stands as a heading, else the file name.
+		title = heuristics.Title(d.Kind, d.Text)
 	}
 	if title == "" {
 		title = filepath.Base(doc.Path)
@@ -241,7 +242,7 @@ func (in *Ingester) observeContent(doc store.Document, contentID string, d *extr
 	if d.Source != nil {
 		lineOf = d.SourceLine
 	}
-	findings := heuristics.Find(d.Text)
+	findings := heuristics.FindDocument(d)
 	docType := heuristics.DocType(d.Kind, title, d.Text)
 	fields := map[string]any{"title": title, "doc_type": docType, "format": d.Kind, "mime": d.Mime, "chars": len(d.Text)}
 	if d.Language != "" {
@@ -271,7 +272,8 @@ func (in *Ingester) observeContent(doc store.Document, contentID string, d *extr
 				tags[f.Value] = f.ByteStart
 			}
 		case "email":
-			if _, ok := emails[f.Value]; !ok {
+			// Only a personal address makes a person; a role address (support@) stays a fact.
+			if _, ok := emails[f.Value]; !ok && heuristics.Address(f.Value) == heuristics.AddressPersonal {
 				emails[f.Value] = f.ByteStart
 			}
 			facts["emails"] = append(facts["emails"], f.Value)
@@ -330,6 +332,17 @@ func (in *Ingester) observeContent(doc store.Document, contentID string, d *extr
 	return out, rels, docType, sortedKeys(tags)
 }
 
+func pageOf(d *extract.Document, off int) int {
+	for _, p := range d.Pages {
+		if off >= p.ByteStart && off < p.ByteEnd {
+			return p.Page
+		}
+	}
+	return 0
+}
+
+// lineIdx holds the byte offset where each line of a text starts, so the line of each of a
+// document's facts is a binary search, not a count from the start.
 type lineIdx []int
 
 func lineIndex(text string) lineIdx {
@@ -344,12 +357,3 @@ func lineIndex(text string) lineIdx {
 
 // line is the 1-based line holding byte offset off.
 func (l lineIdx) line(off int) int { return sort.SearchInts(l, off+1) }
-
-func pageOf(d *extract.Document, off int) int {
-	for _, p := range d.Pages {
-		if off >= p.ByteStart && off < p.ByteEnd {
-			return p.Page
-		}
-	}
-	return 0
-}

@@ -279,6 +279,9 @@ func (h *handlers) entity(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 		return failure(err), nil
 	}
 	if a.Action == "list" {
+		if a.Type == "" { // documented: without a type, entities of every type (documents included)
+			a.Type = engine.AllTypes
+		}
 		return answer(h.e.ListEntities(ctx, a.Type, a.Query, int(a.Limit), a.Offset))
 	}
 	if a.Action != "get" && a.Action != "observations" && a.Action != "provenance" {

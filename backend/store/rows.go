@@ -252,10 +252,11 @@ func GetEntity(ctx context.Context, q Q, id string) (Entity, error) {
 
 // EntityFilter selects entities for ListEntities.
 type EntityFilter struct {
-	Type   string
-	Query  string // case-insensitive substring of the canonical name or an alias
-	Limit  int
-	Offset int
+	Type        string
+	ExcludeType string // leave out entities of this type (used when Type is empty)
+	Query       string // case-insensitive substring of the canonical name or an alias
+	Limit       int
+	Offset      int
 }
 
 // ListEntities pages through entities in ID order (stable and deterministic) and counts all
@@ -265,6 +266,9 @@ func ListEntities(ctx context.Context, q Q, f EntityFilter) ([]Entity, int, erro
 	if f.Type != "" {
 		where = append(where, "entity_type = ?")
 		args = append(args, f.Type)
+	} else if f.ExcludeType != "" {
+		where = append(where, "entity_type <> ?")
+		args = append(args, f.ExcludeType)
 	}
 	if f.Query != "" {
 		like := "%" + escapeLike(strings.ToLower(f.Query)) + "%"
