@@ -53,7 +53,10 @@ func Address(addr string) AddressKind {
 		return AddressNone
 	case mailingList(local, domain), noReply(local):
 		return AddressNone
-	case roleLocals[local] || strings.HasPrefix(domain, "bugs.") || strings.HasPrefix(domain, "users.noreply."):
+	case strings.HasPrefix(local, "incoming+"): // an issue tracker's inbox (GitLab service desk)
+		return AddressNone
+	case roleLocals[local] || strings.HasPrefix(domain, "bugs.") || strings.HasPrefix(domain, "users.noreply."),
+		local == strings.SplitN(domain, ".", 2)[0]: // fftw@fftw.org: the project's own mailbox, not a person
 		return AddressRole
 	}
 	for _, sep := range []string{"-", "+", "_"} { // security-team@, debian-devel@
@@ -73,7 +76,9 @@ func mailingList(local, domain string) bool {
 	if local == "list" || local == "lists" || strings.Contains(local, "majordomo") || strings.Contains(local, "listserv") || strings.Contains(local, "mailman") {
 		return true
 	}
-	for _, s := range []string{"-request", "-owner", "-subscribe", "-unsubscribe", "-list", "-announce", "-digest"} {
+	for _, s := range []string{"-request", "-owner", "-subscribe", "-unsubscribe", "-list", "-announce", "-digest",
+		"-discuss", "-discussion", "-devel", "-dev", "-commit", "-commits", "-cvs", "-svn", "-git", "-users", "-user",
+		"-patches", "-bugs", "-general", "-maintainers"} {
 		if strings.HasSuffix(local, s) {
 			return true
 		}
@@ -83,6 +88,9 @@ func mailingList(local, domain string) bool {
 }
 
 func noReply(local string) bool {
+	if strings.HasSuffix(local, "bot") || strings.Contains(local, "+bot") || strings.Contains(local, "[bot]") { // npm-cli+bot@, dependabot@
+		return true
+	}
 	l := strings.NewReplacer("-", "", "_", "", ".", "").Replace(local)
 	for _, s := range []string{"noreply", "donotreply", "bounce", "mailerdaemon", "daemon", "nobody", "notifications", "notification"} {
 		if strings.Contains(l, s) {
@@ -115,6 +123,9 @@ func plausibleTLD(tld string) bool {
 // messageID recognises the local part of a Message-ID or commit reference
 // (514B5D8A.6040705@grothoff.org): hex and digits with dots, no name.
 func messageID(local string) bool {
+	if strings.HasSuffix(local, ".fsf") { // Gnus message IDs: 7vtzf77wjp.fsf@host
+		return true
+	}
 	digits := 0
 	for i := 0; i < len(local); i++ {
 		if isDigit(local[i]) && i >= 8 && digitsAt(local, i-8, 9) { // a timestamp: 20130713144407.GA27334@

@@ -72,6 +72,10 @@ func TestAddress(t *testing.T) {
 		"cjwatson@debian.org": AddressPersonal, "support@stripe.com": AddressRole, "security-team@debian.org": AddressRole,
 		"xyz@example.com": AddressNone, "majordomo@vger.kernel.org": AddressNone, "debian-devel@lists.debian.org": AddressNone,
 		"pg_dump@main.timer": AddressNone, "20130713144407.ga27334@host.rup.com": AddressNone, "en@quot.header": AddressNone, "noreply@github.com": AddressNone, "user@host.test": AddressNone,
+		// Seen as "persons" in a real /usr/share/doc folder: list, commit and bot addresses and a
+		// Gnus message ID.
+		"webp-discuss@webmproject.org": AddressNone, "freetype-commit@nongnu.org": AddressNone, "npm-cli+bot@github.com": AddressNone,
+		"7vtzf77wjp.fsf@gitster.siamese.dyndns.org": AddressNone, "dan@debian.org": AddressPersonal, "fftw@fftw.org": AddressRole, "incoming+gnome-glib-658-issue-@gitlab.gnome.org": AddressNone, "adn+deb@diwi.org": AddressPersonal,
 	}
 	for addr, want := range cases {
 		if got := Address(addr); got != want {
