@@ -1,6 +1,7 @@
 package heuristics
 
 import (
+	"github.com/strata-app/strata/backend/extract"
 	"strings"
 	"testing"
 )
@@ -135,6 +136,23 @@ func TestTitleRules(t *testing.T) {
 	for text, want := range cases {
 		if got := Title("text", text); got != want {
 			t.Errorf("Title(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
+// TestHashtagsOnlyInNotes: a paragraph-ending '#tag' is a tag in a note (Markdown, text) and
+// noise in a generated document (gtk-doc HTML writes "#Type" references in prose).
+func TestHashtagsOnlyInNotes(t *testing.T) {
+	text := "Renew the Acme contract before May. #budget\n"
+	for kind, want := range map[string]int{"markdown": 1, "text": 1, "html": 0, "pdf": 0} {
+		n := 0
+		for _, f := range FindDocument(&extract.Document{Kind: kind, Text: text}) {
+			if f.Kind == "hashtag" {
+				n++
+			}
+		}
+		if n != want {
+			t.Errorf("%s: %d hashtags, want %d", kind, n, want)
 		}
 	}
 }
