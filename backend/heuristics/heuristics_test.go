@@ -1,9 +1,10 @@
 package heuristics
 
 import (
-	"github.com/strata-app/strata/backend/extract"
 	"strings"
 	"testing"
+
+	"github.com/strata-app/strata/backend/extract"
 )
 
 func TestFind(t *testing.T) {
