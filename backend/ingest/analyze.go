@@ -300,7 +300,10 @@ func (in *Ingester) observeContent(doc store.Document, contentID string, d *extr
 			fields["meta_"+k] = ids.Normalize(v)
 		}
 	}
-	version := contentID // observation IDs are per version of the file
+	// Observation IDs are per version of the file *and* per document: two files with the same
+	// bytes share a payload, but each is a source of its own, and one ID seen twice (with two
+	// times) made the entity's history list one observation twice.
+	version := contentID + ":" + doc.DocumentID
 	docEnt := observation(in.docType(), doc.DocumentID, title, fields, 1, PriorityFile, "file:analyze", "analyze", version, now, doc.DocumentID,
 		map[string]any{"path": doc.Path, "findings": located})
 	out := []PlannedEntity{docEnt}
