@@ -53,7 +53,8 @@ func Address(addr string) AddressKind {
 		return AddressNone
 	case mailingList(local, domain), noReply(local):
 		return AddressNone
-	case strings.HasPrefix(local, "incoming+"): // an issue tracker's inbox (GitLab service desk)
+	case strings.HasPrefix(local, "incoming+"), // an issue tracker's inbox (GitLab service desk)
+		strings.Contains(local, "%"): // URL-encoded: a login inside a URL (he%2f%2fo@pypi.company.com)
 		return AddressNone
 	case roleLocals[local] || strings.HasPrefix(domain, "bugs.") || strings.HasPrefix(domain, "users.noreply."),
 		local == strings.SplitN(domain, ".", 2)[0]: // fftw@fftw.org: the project's own mailbox, not a person

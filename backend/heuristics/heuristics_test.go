@@ -77,7 +77,7 @@ func TestAddress(t *testing.T) {
 		// Seen as "persons" in a real /usr/share/doc folder: list, commit and bot addresses and a
 		// Gnus message ID.
 		"webp-discuss@webmproject.org": AddressNone, "freetype-commit@nongnu.org": AddressNone, "npm-cli+bot@github.com": AddressNone,
-		"7vtzf77wjp.fsf@gitster.siamese.dyndns.org": AddressNone, "dan@debian.org": AddressPersonal, "fftw@fftw.org": AddressRole, "incoming+gnome-glib-658-issue-@gitlab.gnome.org": AddressNone, "adn+deb@diwi.org": AddressPersonal,
+		"7vtzf77wjp.fsf@gitster.siamese.dyndns.org": AddressNone, "dan@debian.org": AddressPersonal, "fftw@fftw.org": AddressRole, "incoming+gnome-glib-658-issue-@gitlab.gnome.org": AddressNone, "he%2f%2fo@pypi.company.com": AddressNone, "adn+deb@diwi.org": AddressPersonal,
 	}
 	for addr, want := range cases {
 		if got := Address(addr); got != want {
@@ -155,5 +155,20 @@ func TestHashtagsOnlyInNotes(t *testing.T) {
 		if n != want {
 			t.Errorf("%s: %d hashtags, want %d", kind, n, want)
 		}
+	}
+}
+
+// TestAddressesGluedToSomethingElse: an address right after '#', ':', '/' or '=' belongs to a
+// channel, a URL or a path, not to a person.
+func TestAddressesGluedToSomethingElse(t *testing.T) {
+	text := "Join #introspection@irc.gnome.org or use https://abc:xyz@pypi.corp.dev/simple; mail ann@lee.dev.\n"
+	var got []string
+	for _, f := range Find(text, nil) {
+		if f.Kind == "email" {
+			got = append(got, f.Value)
+		}
+	}
+	if len(got) != 1 || got[0] != "ann@lee.dev" {
+		t.Fatalf("e-mails %v, want only ann@lee.dev", got)
 	}
 }

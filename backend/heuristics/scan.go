@@ -104,6 +104,11 @@ func scanEmails(text string, add func(Finding)) {
 		}
 		from = e
 		truncated := strings.HasPrefix(text[e:], "...") || strings.HasPrefix(text[e:], "…") // "ann@lee.o..." in a log
+		// Glued to what comes before, it is part of something else: a channel
+		// (#introspection@irc.gnome.org), a URL's user:password@host, a path.
+		if s > 0 && strings.IndexByte("#:/=", text[s-1]) >= 0 {
+			continue
+		}
 		if addr := strings.ToLower(text[s:e]); !truncated && Address(addr) != AddressNone && !listContext(text[max(0, s-60):s]) {
 			add(Finding{Kind: "email", Value: addr, ByteStart: s, ByteEnd: e})
 		}
