@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -101,5 +103,27 @@ func TestExitCodesAndEnvelopes(t *testing.T) {
 	// Without a GUI, no command prints help and exits 0.
 	if r := strata(t, dir, ""); r.code != 0 || !strings.Contains(r.out, "Available Commands") {
 		t.Fatalf("no command: %+v", r)
+	}
+}
+
+// TestDocumentSaysWhyNothingWasIndexed: an empty file is "analyzed" with nothing to index, and
+// `strata document` says so instead of a bare status.
+func TestDocumentSaysWhyNothingWasIndexed(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(t.TempDir(), "empty.txt")
+	if err := os.WriteFile(empty, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := strata(t, dir, "", "--json", "ingest", "--wait", empty)
+	var res struct {
+		Documents []struct {
+			DocumentID string `json:"document_id"`
+		} `json:"documents"`
+	}
+	if err := json.Unmarshal([]byte(r.out), &res); err != nil || len(res.Documents) != 1 {
+		t.Fatalf("ingest: %d %s %s %v", r.code, r.out, r.err, err)
+	}
+	if d := strata(t, dir, "", "document", res.Documents[0].DocumentID); !strings.Contains(d.out, "note      empty — nothing to index") {
+		t.Fatalf("document:\n%s%s", d.out, d.err)
 	}
 }

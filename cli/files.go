@@ -168,7 +168,10 @@ func documentCmd(g *globals) *cobra.Command {
 						fmt.Fprintf(w, ", %d pages", d.Pages)
 					}
 					fmt.Fprintf(w, ")\nstatus    %s   register=%s analyze=%s semantic=%s\n", d.Status, d.PhaseRegister, d.PhaseAnalyze, d.PhaseSemantic)
-					if d.DuplicateOf != "" {
+					switch {
+					case d.Note != "":
+						fmt.Fprintf(w, "note      %s\n", d.Note) // empty, no text, same content as …
+					case d.DuplicateOf != "":
 						fmt.Fprintf(w, "same content as %s\n", d.DuplicateOf)
 					}
 					if len(d.LastError) > 0 {

@@ -171,3 +171,10 @@ func codeMime(lang string) string {
 	}
 	return "text/x-" + lang
 }
+
+// NamedFormat is the kind a file's extension promises ("" for an extension Strata does not
+// read), so a refusal can say when the bytes are not what the name says (binary data in a .md).
+func NamedFormat(name string) string {
+	kind, _ := kindByExt(name)
+	return kind
+}

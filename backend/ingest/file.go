@@ -210,9 +210,15 @@ func (in *Ingester) prepareFile(ctx context.Context, path string, origin map[str
 	}
 	kind, mime := extract.Sniff(head, abs)
 	if kind == "" {
-		return &fileReg{abs: abs}, fileFailure{st: st, hash: hash, err: errs.New(errs.UnsupportedFileType, "%s is not a format Strata reads", filepath.Base(abs)).
-			With("path", abs).With("file_size_bytes", size).
-			WithHint("Strata reads text, Markdown, HTML, PDF, DOCX, CSV, JSON and source code")}
+		msg := fmt.Sprintf("%s is not a format Strata reads", filepath.Base(abs))
+		hint := "Strata reads text, Markdown, HTML, PDF, DOCX, CSV, JSON and source code"
+		if named := extract.NamedFormat(abs); named != "" {
+			// The name promises a format the bytes are not (random data saved as notes.md).
+			msg = fmt.Sprintf("%s holds binary data, not the %s its name promises", filepath.Base(abs), named)
+			hint = "the file may be damaged or mislabelled; open it to check, or restore it from a copy"
+		}
+		return &fileReg{abs: abs}, fileFailure{st: st, hash: hash, err: errs.New(errs.UnsupportedFileType, "%s", msg).
+			With("path", abs).With("file_size_bytes", size).WithHint("%s", hint)}
 	}
 	now := in.Now().UTC()
 	nowS := store.FormatTime(now)

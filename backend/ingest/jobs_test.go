@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/strata-app/strata/backend/docstate"
@@ -54,5 +55,19 @@ func TestRecordJobFailure(t *testing.T) {
 	}
 	if jobs, _ := store.JobsOf(ctx, in.DB.Reader(), res.DocumentID); jobs[0].State != store.JobFailed {
 		t.Fatalf("a lost lease overwrote the job: %+v", jobs[0])
+	}
+}
+
+// TestMislabelledBinarySaysSo: random bytes saved as notes.md are refused as binary data that
+// is not the Markdown its name promises, not as "a format Strata does not read".
+func TestMislabelledBinarySaysSo(t *testing.T) {
+	in := newIngester(t)
+	path := filepath.Join(t.TempDir(), "notes.md")
+	if err := os.WriteFile(path, []byte{0, 1, 2, 0xff, 0xfe, 0, 9, 'x'}, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := in.RegisterFile(context.Background(), path, nil)
+	if e := errs.As(err); e == nil || e.Code != errs.UnsupportedFileType || !strings.Contains(e.Message, "binary data, not the markdown") {
+		t.Fatalf("got %v", err)
 	}
 }
