@@ -133,6 +133,8 @@ func TestTitleRules(t *testing.T) {
 		"This tool copies files from one place to another quickly.\n\nx": "",
 		"\nRsync Notes\n===========\n\nText.":                            "Rsync Notes",
 		"GNU grep NEWS   -*- outline -*-\n\n* Changes":                   "GNU grep NEWS",
+		// reStructuredText: a title between an overline and an underline, after a label.
+		"\n.. _`pip freeze`:\n\n==========\npip freeze\n==========\n\n\nUsage\n=====\n": "pip freeze",
 	}
 	for text, want := range cases {
 		if got := Title("text", text); got != want {

@@ -33,8 +33,11 @@ func Title(kind, text string) string {
 			}
 			continue
 		}
-		if i > 0 && strings.TrimSpace(lines[i-1]) != "" { // inside a paragraph
-			continue
+		if prev := ""; i > 0 {
+			prev = strings.TrimSpace(lines[i-1])
+			if prev != "" && strings.Trim(prev, "=-~*^") != "" { // inside a paragraph (an overline is not)
+				continue
+			}
 		}
 		next := ""
 		if i+1 < len(lines) {
