@@ -53,6 +53,8 @@ func Address(addr string) AddressKind {
 		return AddressNone
 	case mailingList(local, domain), noReply(local):
 		return AddressNone
+	case placeholderSpelling(local, domain):
+		return AddressNone
 	case strings.HasPrefix(local, "incoming+"), // an issue tracker's inbox (GitLab service desk)
 		strings.Contains(local, "%"): // URL-encoded: a login inside a URL (he%2f%2fo@pypi.company.com)
 		return AddressNone
@@ -141,4 +143,17 @@ func messageID(local string) bool {
 		}
 	}
 	return digits >= 6
+}
+
+// placeholderSpelling recognises placeholders spelled across the address so no tool links them
+// (a@dd.re.ss, mail@addre.ss, you@your.domain): with its dots and '@' taken out the address
+// spells a word that stands for "an address", not a mailbox anyone reads.
+func placeholderSpelling(local, domain string) bool {
+	joined := strings.ReplaceAll(local+domain, ".", "")
+	for _, w := range []string{"address", "yourdomain", "youremail", "yourname", "someone", "somewhere"} {
+		if strings.Contains(joined, w) {
+			return true
+		}
+	}
+	return false
 }

@@ -77,7 +77,8 @@ func TestAddress(t *testing.T) {
 		// Seen as "persons" in a real /usr/share/doc folder: list, commit and bot addresses and a
 		// Gnus message ID.
 		"webp-discuss@webmproject.org": AddressNone, "freetype-commit@nongnu.org": AddressNone, "npm-cli+bot@github.com": AddressNone,
-		"7vtzf77wjp.fsf@gitster.siamese.dyndns.org": AddressNone, "dan@debian.org": AddressPersonal, "fftw@fftw.org": AddressRole, "incoming+gnome-glib-658-issue-@gitlab.gnome.org": AddressNone, "he%2f%2fo@pypi.company.com": AddressNone, "adn+deb@diwi.org": AddressPersonal,
+		"7vtzf77wjp.fsf@gitster.siamese.dyndns.org": AddressNone, "dan@debian.org": AddressPersonal, "fftw@fftw.org": AddressRole, "incoming+gnome-glib-658-issue-@gitlab.gnome.org": AddressNone, "he%2f%2fo@pypi.company.com": AddressNone,
+		"a@dd.re.ss": AddressNone, "mail@addre.ss": AddressNone, "add@re.ss": AddressNone, "adn+deb@diwi.org": AddressPersonal,
 	}
 	for addr, want := range cases {
 		if got := Address(addr); got != want {
