@@ -86,6 +86,9 @@ func mailingList(local, domain string) bool {
 			return true
 		}
 	}
+	if host := strings.SplitN(domain, ".", 2)[0]; strings.HasSuffix(host, "lists") { // freelists.org, mlists.…
+		return true
+	}
 	return strings.HasPrefix(domain, "lists.") || strings.HasPrefix(domain, "list.") || strings.HasPrefix(domain, "vger.") ||
 		strings.HasSuffix(domain, "googlegroups.com") || strings.HasPrefix(domain, "groups.")
 }

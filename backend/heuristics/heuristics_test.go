@@ -78,7 +78,7 @@ func TestAddress(t *testing.T) {
 		// Gnus message ID.
 		"webp-discuss@webmproject.org": AddressNone, "freetype-commit@nongnu.org": AddressNone, "npm-cli+bot@github.com": AddressNone,
 		"7vtzf77wjp.fsf@gitster.siamese.dyndns.org": AddressNone, "dan@debian.org": AddressPersonal, "fftw@fftw.org": AddressRole, "incoming+gnome-glib-658-issue-@gitlab.gnome.org": AddressNone, "he%2f%2fo@pypi.company.com": AddressNone,
-		"a@dd.re.ss": AddressNone, "mail@addre.ss": AddressNone, "add@re.ss": AddressNone, "adn+deb@diwi.org": AddressPersonal,
+		"a@dd.re.ss": AddressNone, "procps@freelists.org": AddressNone, "mail@addre.ss": AddressNone, "add@re.ss": AddressNone, "adn+deb@diwi.org": AddressPersonal,
 	}
 	for addr, want := range cases {
 		if got := Address(addr); got != want {
