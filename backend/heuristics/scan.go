@@ -32,9 +32,7 @@ func Find(text string, prose Prose, options ...Options) []Finding {
 	var out []Finding
 	count := map[string]int{}
 	var urls Spans
-	for _, u := range urlRe.FindAllStringIndex(text, -1) {
-		urls = append(urls, Span{u[0], u[1]})
-	}
+	urls = findURLs(text)
 	// A finding must be prose and outside every URL (a date, address or anchor in a URL is
 	// part of the URL, not a fact of its own).
 	ok := func(s, e int) bool { return prose(s, e) && urls.Prose(s, e) }
@@ -134,6 +132,29 @@ func allLetters(s string) bool {
 // urlRe finds web URLs with a scheme; xurls leaves out glued punctuation and does not match
 // format strings such as "http://%s".
 var urlRe = xurls.Strict()
+
+// findURLs runs urlRe only on the lines that can hold a URL with a scheme ("://" or
+// "mailto:"): the expression (every top-level domain in one alternation) runs at about 1 MB/s,
+// and over whole documents it made fact finding 55 times slower (5.6 ms for 5 KB); most lines
+// hold no URL at all.
+func findURLs(text string) Spans {
+	var out Spans
+	for start := 0; start < len(text); {
+		end := strings.IndexByte(text[start:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += start
+		}
+		if line := text[start:end]; strings.Contains(line, "://") || strings.Contains(line, "mailto:") {
+			for _, u := range urlRe.FindAllStringIndex(line, -1) {
+				out = append(out, Span{start + u[0], start + u[1]})
+			}
+		}
+		start = end + 1
+	}
+	return out
+}
 
 // scanURLs keeps the http(s) and ftp URLs that lie in prose and do not point at an example or
 // local host (example.com, localhost, 127.0.0.1): those are illustrations, not references.
