@@ -190,3 +190,16 @@ func splitLong(text string, l line, target int) []line {
 	}
 	return out
 }
+
+// endBlock ends the text's current block with an empty line, as the chunker's paragraphs
+// expect; every reader that builds text block by block uses it.
+func endBlock(b *strings.Builder) {
+	s := b.String() // no copy: a Builder's String shares its buffer
+	switch {
+	case s == "" || strings.HasSuffix(s, "\n\n"):
+	case strings.HasSuffix(s, "\n"):
+		b.WriteByte('\n')
+	default:
+		b.WriteString("\n\n")
+	}
+}

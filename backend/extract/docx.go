@@ -510,16 +510,7 @@ func (w *docxWriter) newLine() {
 	}
 }
 
-func (w *docxWriter) blankLine() {
-	s := w.out.String()
-	switch {
-	case s == "" || strings.HasSuffix(s, "\n\n"):
-	case strings.HasSuffix(s, "\n"):
-		w.out.WriteByte('\n')
-	default:
-		w.out.WriteString("\n\n")
-	}
-}
+func (w *docxWriter) blankLine() { endBlock(&w.out) }
 
 func attrVal(t xml.StartElement, local string) string {
 	for _, a := range t.Attr {

@@ -446,16 +446,7 @@ func (r *htmlReader) newLine() {
 	}
 }
 
-func (r *htmlReader) blankLine() {
-	s := r.out.String()
-	switch {
-	case s == "" || strings.HasSuffix(s, "\n\n"):
-	case strings.HasSuffix(s, "\n"):
-		r.out.WriteByte('\n')
-	default:
-		r.out.WriteString("\n\n")
-	}
-}
+func (r *htmlReader) blankLine() { endBlock(&r.out) }
 
 func headingLevel(a atom.Atom) int {
 	switch a {

@@ -66,16 +66,7 @@ func (w *mdWriter) region(start int, kind RegionKind) {
 }
 
 // blankLine ends the current block with an empty line, as the chunker's paragraphs expect.
-func (w *mdWriter) blankLine() {
-	s := w.out.String()
-	switch {
-	case s == "" || strings.HasSuffix(s, "\n\n"):
-	case strings.HasSuffix(s, "\n"):
-		w.out.WriteByte('\n')
-	default:
-		w.out.WriteString("\n\n")
-	}
-}
+func (w *mdWriter) blankLine() { endBlock(&w.out) }
 
 // blocks writes the block children of n; prefix starts each new line of a list item.
 func (w *mdWriter) blocks(n ast.Node, prefix string) {
