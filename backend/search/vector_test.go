@@ -105,3 +105,42 @@ func TestIndexRebuildAndTail(t *testing.T) {
 		}
 	}
 }
+
+// TestNearestBreaksTiesByRowID: identical vectors (the chunks of copied files) tie; the k kept
+// are the lowest rowids every time, whatever order chromem-go's workers finish in.
+func TestNearestBreaksTiesByRowID(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "strata.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	r := rand.New(rand.NewSource(3))
+	same := randVec(r, 16)
+	var list []store.Embedding
+	for i := int64(1); i <= 400; i++ {
+		v := randVec(r, 16)
+		if i%4 == 0 {
+			v = same // 100 identical vectors spread over the rowids
+		}
+		list = append(list, store.Embedding{ChunkRowID: i, Vector: v})
+	}
+	if err := db.WriteTx(ctx, func(tx *store.Tx) error { return store.InsertEmbeddings(ctx, tx, "static/test/16", list) }); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := OpenIndex(ctx, db, "static/test/16")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for run := 0; run < 20; run++ {
+		hits, err := ix.Nearest(ctx, same, 10)
+		if err != nil || len(hits) != 10 {
+			t.Fatalf("%v %v", hits, err)
+		}
+		for i, h := range hits {
+			if want := int64(4 * (i + 1)); h.RowID != want {
+				t.Fatalf("run %d: hit %d is rowid %d, want %d (ties by rowid)", run, i, h.RowID, want)
+			}
+		}
+	}
+}
