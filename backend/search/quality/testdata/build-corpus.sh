@@ -113,3 +113,24 @@ gz_txt "$doc/fontconfig/fontconfig-user.txt.gz" fontconfig-user.txt
 zcat "$doc/groff-base/meintro.txt.gz" | col -bx |
 	perl -CSD -0pe 's/(\S+)\x{2010}\n(\s*)(\S+)/$1$3\n$2/g' >"$out/groff-meintro.txt"
 cp "$doc/gcc-12-base/README.Bugs" "$out/gcc-reporting-bugs.txt"
+
+# Issue 13: other shapes. A book as HTML chapters plus the same book on one page
+# (mdBook's print.html holds every chapter, also those not copied here), an API
+# reference in Markdown with two of its pages also as the HTML export Node.js
+# ships, PDFs (one of them the PDF of fontconfig-user.txt above), and copies.
+book=$(ls -d "$HOME"/.rustup/toolchains/stable-*/share/doc/rust/html/book | head -1)
+mkdir -p "$out/rust-book" "$out/nodejs-api" "$out/nodejs-api-html" "$out/pdf" "$out/copies/backup"
+for f in "$book"/ch0*.html "$book"/ch1[0-6]*.html "$book"/print.html; do
+	cp "$f" "$out/rust-book/"
+done
+for m in fs path http https net events stream buffer child_process crypto url util os process timers worker_threads cluster readline assert errors; do
+	cp "$doc/nodejs/api/$m.md" "$out/nodejs-api/$m.md"
+done
+cp "$doc/nodejs/api/path.html" "$doc/nodejs/api/os.html" "$out/nodejs-api-html/"
+zcat "$doc/bzip2/manual.pdf.gz" >"$out/pdf/bzip2-manual.pdf"
+zcat "$doc/fontconfig/fontconfig-user.pdf.gz" >"$out/pdf/fontconfig-user.pdf"
+cp "$doc/shared-mime-info/shared-mime-info-spec.pdf" "$out/pdf/shared-mime-info-spec.pdf"
+cp "$doc/libtasn1-doc/libtasn1.pdf" "$out/pdf/libtasn1.pdf"
+# Byte-identical copies, as a backup folder or a downloaded twice file leaves them.
+cp "$doc/nodejs/api/events.md" "$out/copies/events.md"
+cp "$book/ch04-01-what-is-ownership.html" "$out/copies/backup/ch04-01-what-is-ownership.html"
