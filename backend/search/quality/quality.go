@@ -3,9 +3,10 @@
 //
 // It exists so that ranking changes (fusion weights, tokenisers, embedders)
 // are judged by numbers on a fixed corpus rather than by eye. The corpus in
-// testdata/corpus is real documentation shipped with Debian, and the questions
-// in testdata/questions.json are deliberately worded differently from the text
-// they point at: a benchmark whose questions quote the documents would reward
+// testdata/corpus is real public documentation (Debian's, a book as chapters
+// and on one page, an API reference with exports, PDFs, copies), and the
+// questions in testdata/questions.json and testdata/questions-mixed.json are
+// deliberately worded differently from the text they point at: a benchmark whose questions quote the documents would reward
 // exact matching and say nothing about meaning.
 //
 // The harness lives in a non-test file so that benchmarks in other packages
