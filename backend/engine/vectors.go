@@ -327,12 +327,18 @@ func (e *Engine) vectors(ctx context.Context, query string) search.Vectors {
 }
 
 // indexOf returns the in-memory index of a space, building it from SQLite if the active space
-// changed. Only one index is held: the memory of a 100k-chunk space is not kept twice.
+// changed. Only one index is held: the memory of a 100k-chunk space is not kept twice. The
+// index keeps its partitioning itself (search.Index): it loads a saved layout in the background,
+// and trains and saves one when the space has grown or shrunk, on goroutines it owns and that
+// closeIndex stops.
 func (e *Engine) indexOf(ctx context.Context, key string) (*search.Index, error) {
 	m := e.emb
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.index == nil || m.index.Space() != key {
+		if m.index != nil {
+			m.index.Close() // stops its background loading and training before the memory goes
+		}
 		m.index = nil
 		ix, err := search.OpenIndex(ctx, e.db, key)
 		if err != nil {
@@ -341,6 +347,16 @@ func (e *Engine) indexOf(ctx context.Context, key string) (*search.Index, error)
 		m.index = ix
 	}
 	return m.index, nil
+}
+
+// closeIndex stops the vector index's background work (Engine.Close).
+func (e *Engine) closeIndex() {
+	e.emb.mu.Lock()
+	defer e.emb.mu.Unlock()
+	if e.emb.index != nil {
+		e.emb.index.Close()
+		e.emb.index = nil
+	}
 }
 
 // statusTTL is how long search answers reuse the embedding status: computing it counts every
