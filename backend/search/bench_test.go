@@ -180,36 +180,47 @@ func benchRecall(b *testing.B, n int) {
 	}
 	defer exact.Close()
 	qv := queryVectors(b)
-	t0 := time.Now()
-	train, err := OpenIndexWith(ctx, db, key, IndexOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := train.Settle(ctx); err != nil {
-		b.Fatal(err)
-	}
-	train.Close()
-	b.ReportMetric(time.Since(t0).Seconds(), "train+save-s")
-	for _, probes := range []int{4, 8, 12, 16, 24, 32, 48} {
-		ix, err := OpenIndexWith(ctx, db, key, IndexOptions{Probes: probes})
+	for _, scale := range []float64{1} {
+		// a fresh layout for each scale: the saved one of another scale would be reused
+		if err := db.WriteTx(ctx, func(tx *store.Tx) error { return store.DeleteVectorLayout(ctx, tx, key) }); err != nil {
+			b.Fatal(err)
+		}
+		t0 := time.Now()
+		train, err := OpenIndexWith(ctx, db, key, IndexOptions{PartsScale: scale})
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := ix.Settle(ctx); err != nil {
+		if err := train.Settle(ctx); err != nil {
 			b.Fatal(err)
 		}
-		b.ReportMetric(recallAt10(b, exact, ix, qv), fmt.Sprintf("recall@10-p%d", probes))
-		lat := make([]time.Duration, 0, len(qv))
-		for _, v := range qv {
-			t := time.Now()
-			if _, err := ix.Nearest(ctx, v, 100); err != nil {
+		parts := train.Partitions()
+		train.Close()
+		b.ReportMetric(time.Since(t0).Seconds(), fmt.Sprintf("train+save-s-%dparts", parts))
+		for _, probes := range []int{0, 16, 32, 48, 64, 96, 128, 160} { // 0: the default share
+			if probes >= parts {
+				break
+			}
+			ix, err := OpenIndexWith(ctx, db, key, IndexOptions{Probes: probes, PartsScale: scale})
+			if err != nil {
 				b.Fatal(err)
 			}
-			lat = append(lat, time.Since(t))
+			if err := ix.Settle(ctx); err != nil {
+				b.Fatal(err)
+			}
+			rec := recallAt10(b, exact, ix, qv)
+			lat := make([]time.Duration, 0, len(qv))
+			for _, v := range qv {
+				t := time.Now()
+				if _, err := ix.Nearest(ctx, v, 100); err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(t))
+			}
+			sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+			b.ReportMetric(rec, fmt.Sprintf("recall@10-p%d", probes))
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, fmt.Sprintf("p50-ms-p%d", probes))
+			ix.Close()
 		}
-		sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, fmt.Sprintf("p50-ms-p%d", probes))
-		ix.Close()
 	}
 	lat := make([]time.Duration, 0, len(qv))
 	for _, v := range qv {
