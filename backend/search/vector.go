@@ -213,6 +213,16 @@ func (ix *Index) loadBlocks(tx *sql.Tx, lay *layout, dims int) {
 	defer ix.wg.Done()
 	defer close(ix.loadDone)
 	defer func() { _ = tx.Rollback() }() // read-only: ends the snapshot
+	// Each block is read once: keeping its pages in this connection's page cache (32 MiB, see
+	// store's dsn) would only hold the serving process's memory up after the load. The previous
+	// size is put back for the pool's next user.
+	var cache int64
+	if err := tx.QueryRowContext(ix.bg, `PRAGMA cache_size`).Scan(&cache); err == nil {
+		if _, err := tx.ExecContext(ix.bg, `PRAGMA cache_size = -256`); err == nil {
+			// a failed restore leaves this pooled connection a smaller cache: slower, never wrong
+			defer func() { _, _ = tx.ExecContext(context.Background(), fmt.Sprintf(`PRAGMA cache_size = %d`, cache)) }()
+		}
+	}
 	next := 0
 	for {
 		p := -1
