@@ -211,7 +211,7 @@ func benchRecall(b *testing.B, n int) {
 			b.Fatal(err)
 		}
 		t0 := time.Now()
-		train, err := OpenIndexWith(ctx, db, key, IndexOptions{PartsScale: scale})
+		train, err := OpenIndexWith(ctx, db, key, IndexOptions{PartsScale: scale, MinPartitioned: 1000})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -225,7 +225,7 @@ func benchRecall(b *testing.B, n int) {
 			if probes >= parts {
 				break
 			}
-			ix, err := OpenIndexWith(ctx, db, key, IndexOptions{Probes: probes, PartsScale: scale})
+			ix, err := OpenIndexWith(ctx, db, key, IndexOptions{Probes: probes, PartsScale: scale, MinPartitioned: 1000})
 			if err != nil {
 				b.Fatal(err)
 			}
