@@ -3,11 +3,13 @@ package search
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
 	"strconv"
 	"sync"
+	"time"
 
 	chromem "github.com/philippgille/chromem-go"
 
@@ -31,6 +33,10 @@ type IndexOptions struct {
 	Probes int
 	// PartsScale sets the number of partitions to PartsScale·√N (default 1).
 	PartsScale float64
+	// Report receives what fails in the background (training, saving the layout); the index
+	// keeps answering from its current layout and tries again a minute later. Nil: dropped
+	// (tests read it from Settle).
+	Report func(error)
 }
 
 // DefaultProbeShare is the share of the partitions a query searches. Chosen from the recall
@@ -95,6 +101,8 @@ type Index struct {
 	savedWM  int64            // adds watermark of the saved layout (-1: none saved)
 	maint    bool             // a training or save runs
 	err      error            // loading blocks failed: the index cannot answer completely
+	bgErr    error            // the last training or save failed (Settle reports it)
+	quiet    time.Time        // no training or save before this (after a failure)
 
 	want     chan int      // partitions a query waits for: the loader takes them first
 	loadDone chan struct{} // closed when every block is in (or loading failed)
@@ -299,6 +307,14 @@ func (ix *Index) Partitions() int {
 	return len(ix.lay.parts)
 }
 
+// Err is the failure that keeps the index from answering completely (a block could not be
+// read), or nil. The owner then opens the index again.
+func (ix *Index) Err() error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.err
+}
+
 // Close stops background loading, training and saving, and waits for them.
 func (ix *Index) Close() {
 	ix.stop()
@@ -316,7 +332,7 @@ func (ix *Index) Settle(ctx context.Context) error {
 		ix.maintain()
 		ix.wg.Wait()
 		ix.mu.Lock()
-		idle, err := !ix.maint, ix.err
+		idle, err := !ix.maint, errors.Join(ix.err, ix.bgErr)
 		ix.mu.Unlock()
 		if err != nil || idle && !ix.due() {
 			return err
@@ -405,7 +421,7 @@ func (ix *Index) maintain() {
 // centroids were trained; saving when no layout is saved or the tail after it exceeds a quarter
 // of the space. Nothing starts while blocks still load.
 func (ix *Index) maintainLocked() {
-	if ix.maint || ix.bg.Err() != nil {
+	if ix.maint || ix.bg.Err() != nil || time.Now().Before(ix.quiet) {
 		return
 	}
 	train, save := ix.dueLocked()
@@ -503,19 +519,29 @@ func (ix *Index) rebuild(train bool) {
 		lay = nl
 	}
 	if lay.cents != nil {
-		if err := ix.save(lay); err != nil && ix.bg.Err() == nil {
+		if err := ix.save(lay); err != nil {
 			ix.fail(err)
+			return
 		}
 	}
+	ix.mu.Lock()
+	ix.bgErr = nil
+	ix.mu.Unlock()
 }
 
-// fail records a background failure: the index keeps answering from its current layout, and
-// the error is what Settle reports.
+// fail records a training or save failure: the index keeps answering from its current layout,
+// reports the error, and waits a minute before it tries again (a save that fails for want of
+// disk must not be retried by every query).
 func (ix *Index) fail(err error) {
+	if ix.bg.Err() != nil {
+		return // closed: the failure is the cancellation
+	}
+	err = fmt.Errorf("vector index %s: %w", ix.space, err)
 	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	if ix.err == nil && ix.bg.Err() == nil {
-		ix.err = fmt.Errorf("vector index %s: %w", ix.space, err)
+	ix.bgErr, ix.quiet = err, time.Now().Add(time.Minute)
+	ix.mu.Unlock()
+	if ix.opt.Report != nil {
+		ix.opt.Report(err)
 	}
 }
 
