@@ -135,6 +135,7 @@ func (e *Engine) WaitDocuments(ctx context.Context, ids []string, progress func(
 	pending := append([]string(nil), ids...)
 	_, faults := e.storage.Fault()
 	for {
+		ended := e.runner.BatchEnded() // taken before the read, so a batch that ends during it is not missed
 		// A storage fault seen while waiting ends the wait: on a full disk the jobs pause
 		// (they resume when space returns, in whichever process runs them), and a waiting
 		// command that looped until killed told nobody what to do.
@@ -172,9 +173,10 @@ func (e *Engine) WaitDocuments(ctx context.Context, ids []string, progress func(
 			}
 			return all, nil
 		}
-		select {
+		select { // a batch of this process ended, or (work done by another process) the tick
 		case <-ctx.Done():
 			return all, ctx.Err()
+		case <-ended:
 		case <-tick.C:
 		}
 	}
