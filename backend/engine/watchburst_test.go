@@ -78,3 +78,57 @@ func TestWatchedBurstIsAnalysedOnce(t *testing.T) {
 		t.Fatalf("the burst of %d saves left %d versions (observations from payloads %v); want the last save only", saves, len(versions), versions)
 	}
 }
+
+// A file saved into a watched folder is analysed at once, not behind a folder ingest queued
+// before it (Serve's express lane).
+func TestSavedFileOvertakesTheQueue(t *testing.T) {
+	dir, bulk := t.TempDir(), t.TempDir()
+	const n = 600
+	for i := range n {
+		write(t, filepath.Join(bulk, fmt.Sprintf("n%04d.md", i)), markdown5KB(i))
+	}
+	e, err := engine.Open(context.Background(), config(t.TempDir()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	if _, err := e.AddWatchRoot(ctx, local, dir); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- e.Serve(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	time.Sleep(300 * time.Millisecond) // the watcher is up
+	if _, err := e.IngestPaths(ctx, local, []string{bulk}); err != nil {
+		t.Fatal(err)
+	}
+	path := write(t, filepath.Join(dir, "saved.md"), "# Saved\n\nA note saved while a folder is being ingested.\n")
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		p, err := e.ListDocuments(ctx, "analyzed", path, 1, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Total == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the saved file was not analysed within 30 s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	p, err := e.ListDocuments(ctx, "analyzed", bulk, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the saved file was analysed when %d of the %d queued files were", p.Total, n)
+	if p.Total > n/2 {
+		t.Fatalf("the saved file waited behind the queue: analysed after %d of %d queued files", p.Total, n)
+	}
+}

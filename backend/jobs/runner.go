@@ -123,6 +123,22 @@ func (r *Runner) Wake() {
 	r.wakeMu.Unlock()
 }
 
+// RunDocument runs the runnable jobs of one document now, in the caller's goroutine, beside
+// the workers and ahead of the queue (a file saved into a watched folder should not wait
+// behind a folder ingest). It claims them with the usual lease, so a worker never runs them
+// too; when a worker has them already it returns at once. It returns when the batch is
+// written (or has failed and been recorded).
+func (r *Runner) RunDocument(ctx context.Context, documentID string) error {
+	r.init()
+	owner := ownerID() + "/now"
+	jobs, err := r.Queue.ClaimDocument(ctx, owner, documentID, r.Clock.Now(), r.Lease)
+	if err != nil || len(jobs) == 0 {
+		return err
+	}
+	r.runBatch(ctx, jobs, owner)
+	return nil
+}
+
 // BatchEnded returns a channel that is closed when the next batch in this process has been
 // written (or has failed). Someone waiting for documents looks again then rather than on a
 // timer: a 100 ms poll added 50 ms on average to every `ingest --wait` and watched file.
