@@ -129,7 +129,10 @@ func (e *Engine) WaitDocuments(ctx context.Context, ids []string, progress func(
 		go func() { defer close(done); _ = e.runner.Run(wctx) }() // stopped and awaited below
 		defer func() { stop(); <-done }()
 	}
-	tick := time.NewTicker(100 * time.Millisecond)
+	// The documents are read again when a batch of this process ends (BatchEnded), and on a
+	// slow tick for work another process on the folder does. At 100 ms the tick re-read every
+	// pending document 10 times a second: on a 991-file folder, 12 % of the ingest's CPU.
+	tick := time.NewTicker(500 * time.Millisecond)
 	defer tick.Stop()
 	latest := make(map[string]store.Document, len(ids))
 	pending := append([]string(nil), ids...)
