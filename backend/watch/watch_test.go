@@ -109,11 +109,11 @@ func TestPausingWriterIsNotReadHalfWritten(t *testing.T) {
 		for end := time.Now().Add(d); time.Now().Before(end); {
 			_, err := f.Write(chunk)
 			must(t, err)
-			time.Sleep(20 * time.Millisecond)
+			time.Sleep(5 * time.Millisecond) // far below Debounce, so a loaded machine's stalls do not look like a pause
 		}
 	}
 	writeFor(time.Second)
-	time.Sleep(150 * time.Millisecond) // the hiccup: longer than Debounce+Settle
+	time.Sleep(120 * time.Millisecond) // the hiccup: longer than Debounce+Settle, shorter than a quarter of the burst
 	if evs := h.c.snapshot(); len(evs) != 0 {
 		t.Fatalf("reported during the pause, half-written:\n%s", dump(evs))
 	}
