@@ -88,9 +88,10 @@ fmt-check:
 ## bench: performance figures on this machine (see BENCHMARKS.md)
 bench: check-go
 	@echo "machine: $$(nproc) cores, $$(free -h | awk '/Mem:/{print $$2}') memory, $$(uname -sr)"
-	$(GO) test -run '^$$' -bench 'Ingest|Snapshot' -benchtime 3s ./backend/engine/
+	$(GO) test -run '^$$' -bench 'Ingest(Payload|Content)|Snapshot' -benchtime 3s ./backend/engine/
 	$(GO) test -run '^$$' -bench 'FilesMarkdown' -benchtime 2000x ./backend/engine/
-	$(GO) test -run '^$$' -bench 'WatchedFileLatency' -benchtime 5x ./backend/engine/
+	$(GO) test -run '^$$' -bench 'IngestRatio' -benchtime 3x -count 3 ./backend/engine/
+	$(GO) test -run '^$$' -bench 'WatchedFileLatency' -benchtime 7x -count 3 ./backend/engine/
 	$(GO) test -run '^$$' -bench . ./backend/extract/ ./backend/heuristics/ ./backend/embed/
 	$(GO) test -run '^$$' -bench 'Hybrid' -benchtime 100x -timeout 30m ./backend/search/
 	$(GO) test -run '^$$' -bench 'VectorRecall' -benchtime 1x -timeout 30m ./backend/search/

@@ -129,12 +129,16 @@ func (e *Engine) WaitDocuments(ctx context.Context, ids []string, progress func(
 		go func() { defer close(done); _ = e.runner.Run(wctx) }() // stopped and awaited below
 		defer func() { stop(); <-done }()
 	}
-	tick := time.NewTicker(100 * time.Millisecond)
+	// The documents are read again when a batch of this process ends (BatchEnded), and on a
+	// slow tick for work another process on the folder does. At 100 ms the tick re-read every
+	// pending document 10 times a second: on a 991-file folder, 12 % of the ingest's CPU.
+	tick := time.NewTicker(500 * time.Millisecond)
 	defer tick.Stop()
 	latest := make(map[string]store.Document, len(ids))
 	pending := append([]string(nil), ids...)
 	_, faults := e.storage.Fault()
 	for {
+		ended := e.runner.BatchEnded() // taken before the read, so a batch that ends during it is not missed
 		// A storage fault seen while waiting ends the wait: on a full disk the jobs pause
 		// (they resume when space returns, in whichever process runs them), and a waiting
 		// command that looped until killed told nobody what to do.
@@ -172,9 +176,10 @@ func (e *Engine) WaitDocuments(ctx context.Context, ids []string, progress func(
 			}
 			return all, nil
 		}
-		select {
+		select { // a batch of this process ended, or (work done by another process) the tick
 		case <-ctx.Done():
 			return all, ctx.Err()
+		case <-ended:
 		case <-tick.C:
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -66,7 +67,8 @@ func BenchmarkFilesMarkdown(b *testing.B) {
 }
 
 // BenchmarkWatchedFileLatency: the time from a 1 MB Markdown file being written into a watched
-// folder until it is analysed (searchable), with `Serve` running.
+// folder until it is analysed (searchable), with `Serve` running; the median and the worst of
+// b.N files (issue 13: ≤ 300 ms).
 func BenchmarkWatchedFileLatency(b *testing.B) {
 	dir := b.TempDir()
 	e, err := engine.Open(context.Background(), config(b.TempDir()))
@@ -82,7 +84,7 @@ func BenchmarkWatchedFileLatency(b *testing.B) {
 	go func() { defer close(done); _ = e.Serve(ctx) }()
 	defer func() { cancel(); <-done }()
 	time.Sleep(300 * time.Millisecond) // the watcher is up
-	var worst, total time.Duration
+	var times []time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		var sb strings.Builder
@@ -105,10 +107,9 @@ func BenchmarkWatchedFileLatency(b *testing.B) {
 			}
 			time.Sleep(5 * time.Millisecond)
 		}
-		d := time.Since(start)
-		total += d
-		worst = max(worst, d)
+		times = append(times, time.Since(start))
 	}
-	b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "ms/file")
-	b.ReportMetric(float64(worst.Milliseconds()), "worst-ms")
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Milliseconds()), "median-ms")
+	b.ReportMetric(float64(times[len(times)-1].Milliseconds()), "worst-ms")
 }

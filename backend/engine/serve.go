@@ -248,6 +248,7 @@ func (e *Engine) Serve(ctx context.Context) error {
 	e.watcher = w
 	e.mu.Unlock()
 	defer func() { e.mu.Lock(); e.watcher = nil; e.mu.Unlock() }()
+	express := make(chan struct{}, 1) // the express lane's one slot
 	for {
 		select {
 		case <-ctx.Done():
@@ -266,8 +267,27 @@ func (e *Engine) Serve(ctx context.Context) error {
 					e.log.Error("remove", "path", ev.Path, "err", err)
 				}
 			default:
-				if _, err := e.ingest.RegisterFile(ctx, ev.Path, map[string]any{"source": "watch"}); err != nil {
+				res, err := e.ingest.RegisterFile(ctx, ev.Path, map[string]any{"source": "watch"})
+				if err != nil {
 					e.log.Info("register", "path", ev.Path, "code", errs.CodeOf(err))
+				}
+				// The express lane: one saved file at a time is analysed at once, beside the
+				// workers and ahead of whatever the queue holds (a folder ingest can queue
+				// minutes of work). While it is busy, files go through the queue as before.
+				if res != nil && res.DocumentID != "" {
+					select {
+					case express <- struct{}{}:
+						wg.Add(1)
+						go func(id string) {
+							defer func() { <-express; wg.Done() }()
+							if err := e.runner.RunDocument(ctx, id); err != nil {
+								e.log.Warn("analyse a saved file now", "document", id, "err", err)
+							}
+							e.runner.Wake() // its next phase, if any, and whatever it held up
+						}(res.DocumentID)
+						continue
+					default:
+					}
 				}
 				e.runner.Wake()
 			}

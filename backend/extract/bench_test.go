@@ -3,6 +3,8 @@ package extract
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -38,6 +40,22 @@ func BenchmarkReadPDF(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
 		if _, err := Read(context.Background(), data, "sample.pdf", Limits{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReadHTMLBook reads a whole book on one page (the Rust book's print.html, 1.9 MB,
+// from the quality corpus): the largest file of the mixed folder BenchmarkIngestRatio loads.
+func BenchmarkReadHTMLBook(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("..", "search", "quality", "testdata", "corpus", "rust-book", "print.html"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Read(context.Background(), data, "print.html", Limits{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -506,9 +506,21 @@ func textOfVisit(n *html.Node, visit func(*html.Node)) string {
 
 // collapseSpace folds runs of whitespace (including non-breaking spaces) into single spaces.
 func collapseSpace(s string) string {
-	return strings.Join(strings.FieldsFunc(s, func(r rune) bool {
-		return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || r == '\u00a0' || r == '\u200b'
-	}), " ")
+	// strings.Join(strings.FieldsFunc(s, isSpaceSep), " "), in one pass without the list
+	// (a tenth of the reader's time on a whole book on one page).
+	var b strings.Builder
+	b.Grow(len(s))
+	for rest := s; ; {
+		var w string
+		if w, rest = nextWord(rest); w == "" {
+			break
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
+	}
+	return b.String()
 }
 
 // mergeRegions sorts regions, clips them to the text and drops those inside an earlier one

@@ -83,10 +83,24 @@ func (in *Ingester) Analyze(ctx context.Context, job store.Job) (*Analysis, erro
 			Heading: s.Heading, ByteStart: s.ByteStart, ByteEnd: s.ByteEnd, LineStart: s.LineStart, LineEnd: s.LineEnd, Page: s.Page,
 			TextStart: s.TextStart, TextEnd: s.TextEnd, Lines: s.Lines}
 	}
-	vecs, err := in.embedChunks(ctx, chunks)
-	if err != nil {
-		return nil, err
+	// The chunks are embedded while the facts are found: the two only read the document, and
+	// for one big file (a watched file's latency) they were a third of its analysis, one
+	// after the other. The goroutine is always awaited below.
+	type embedded struct {
+		vecs [][]float32
+		err  error
 	}
+	emb := make(chan embedded, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil { // as handle recovers a panic of the job's own goroutine
+				emb <- embedded{nil, errs.New(errs.AnalysisFailed, "embedding %s crashed: %v", filepath.Base(doc.Path), p).
+					WithHint("this is a bug worth reporting with the file")}
+			}
+		}()
+		vecs, err := in.embedChunks(ctx, chunks)
+		emb <- embedded{vecs, err}
+	}()
 	title := strings.TrimSpace(d.Title)
 	if title == "" && strings.TrimSpace(d.Text) != "" && (d.Kind == "pdf" || d.Kind == "docx" || d.Kind == "text") {
 		// Prose without a declared title: a line that stands as a heading, else the file name.
@@ -96,7 +110,11 @@ func (in *Ingester) Analyze(ctx context.Context, job store.Job) (*Analysis, erro
 		title = filepath.Base(doc.Path)
 	}
 	entities, rels, docType, tags := in.observeContent(doc, pay.PayloadContentID, d, title, now)
-
+	em := <-emb
+	if em.err != nil {
+		return nil, em.err
+	}
+	vecs := em.vecs
 	return &Analysis{Job: job, Title: title, Mime: d.Mime, Pages: len(d.Pages), DocType: docType, Tags: tags, Chunks: chunks, Vectors: vecs, Entities: entities, Rels: rels}, nil
 }
 

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/strata-app/strata/backend/docstate"
@@ -63,8 +65,9 @@ func (h *jobHandler) Run(ctx context.Context, batch []store.Job) map[int64]error
 	var embeds []*EmbedResult
 	var writes []func(tx *store.Tx) error
 	var held []store.Job // jobs whose write is in this batch
-	for _, job := range batch {
-		res, err := h.handle(ctx, job)
+	outcomes := h.handleAll(ctx, batch)
+	for i, job := range batch {
+		res, err := outcomes[i].res, outcomes[i].err
 		var nm noModel
 		var ne noEmbedder
 		switch {
@@ -119,6 +122,38 @@ func (h *jobHandler) Run(ctx context.Context, batch []store.Job) map[int64]error
 		}
 	}
 	return failed
+}
+
+// outcome is what handle returned for one job of a batch.
+type outcome struct {
+	res any
+	err error
+}
+
+// handleAll does the work of a batch's jobs, the analyses side by side on up to GOMAXPROCS
+// goroutines, and returns their outcomes in batch order (so the write that follows is the
+// same whatever finished first). One by one, a batch's analyses kept a core idle whenever
+// the other worker was writing or had nothing left to claim: the tail of a folder ingest was
+// one worker reading a batch of sixteen files alone. Semantic and embed jobs stay sequential:
+// they wait on a model server, not on this machine's cores.
+func (h *jobHandler) handleAll(ctx context.Context, batch []store.Job) []outcome {
+	out := make([]outcome, len(batch))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, job := range batch {
+		if job.Phase != PhaseAnalyze {
+			out[i].res, out[i].err = h.handle(ctx, job)
+			continue
+		}
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			out[i].res, out[i].err = h.handle(ctx, job)
+		}()
+	}
+	wg.Wait()
+	return out
 }
 
 // errNoHandler: a job of a phase this version does not run; it is retired as skipped.

@@ -15,6 +15,9 @@ type Job = store.Job
 type Queue interface {
 	// Claim leases up to n runnable jobs to owner until now+lease; none is (nil, nil).
 	Claim(ctx context.Context, owner string, now time.Time, lease time.Duration, n int) ([]Job, error)
+	// ClaimDocument leases the runnable jobs of one document, wherever they are in the queue;
+	// none is (nil, nil).
+	ClaimDocument(ctx context.Context, owner, documentID string, now time.Time, lease time.Duration) ([]Job, error)
 	// Extend renews owner's leases on jobs until until; a lease owner lost is not an error
 	// (the job's new owner writes its result, this one's write will be refused).
 	Extend(ctx context.Context, jobs []Job, owner string, until time.Time) error
@@ -32,6 +35,20 @@ func (q StoreQueue) Claim(ctx context.Context, owner string, now time.Time, leas
 	err := q.DB.WriteTx(ctx, func(tx *store.Tx) error {
 		var err error
 		jobs, err = store.ClaimJobs(ctx, tx, owner, now, lease, n)
+		return err
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	return jobs, err
+}
+
+// ClaimDocument implements Queue.
+func (q StoreQueue) ClaimDocument(ctx context.Context, owner, documentID string, now time.Time, lease time.Duration) ([]Job, error) {
+	var jobs []Job
+	err := q.DB.WriteTx(ctx, func(tx *store.Tx) error {
+		var err error
+		jobs, err = store.ClaimDocumentJobs(ctx, tx, owner, documentID, now, lease)
 		return err
 	})
 	if errors.Is(err, store.ErrNotFound) {

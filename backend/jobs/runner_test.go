@@ -380,3 +380,44 @@ func TestCancelStopsAndAwaitsWorkers(t *testing.T) {
 		t.Fatalf("the batch was abandoned: %+v", j)
 	}
 }
+
+// Wake reaches every idle worker: two jobs queued while both workers wait out a long poll run
+// side by side at once. With a one-slot signal only one worker woke; the other slept out its
+// poll, so a folder ingest began on one core.
+func TestWakeReachesEveryIdleWorker(t *testing.T) {
+	q := newQueue(t)
+	clk := newFakeClock()
+	var mu sync.Mutex
+	running, alone := 0, false
+	both := make(chan struct{})
+	h := newHandler(q, clk, func(ctx context.Context, j Job) error {
+		mu.Lock()
+		running++
+		if running == 2 {
+			close(both)
+		}
+		mu.Unlock()
+		select {
+		case <-both:
+			return nil
+		case <-time.After(5 * time.Second):
+			mu.Lock()
+			alone = true
+			mu.Unlock()
+			return errors.New("ran alone")
+		}
+	})
+	r := newRunner(q, h, clk)
+	r.Workers, r.Batch = 2, 1
+	start(t, r)
+	clk.BlockUntil(t, 2) // both workers found nothing and wait out their poll
+	enqueue(t, q, clk, "doc_a")
+	enqueue(t, q, clk, "doc_b")
+	r.Wake()
+	recv(t, h.ran, "a job")
+	mu.Lock()
+	defer mu.Unlock()
+	if alone {
+		t.Fatal("a job ran alone: the other idle worker did not wake")
+	}
+}

@@ -18,8 +18,28 @@ func placeholders(rows, cols int) string {
 	return strings.TrimSuffix(strings.Repeat(one+",", rows), ",")
 }
 
+// bigBatchRows is the statement size for a table whose every statement costs more than its
+// binding: chunks, whose full-text index is flushed to disk at the start of each statement
+// (FTS5 syncs its pending terms at every statement savepoint, and the insert trigger makes
+// each insert a statement with a savepoint). At 64 rows a statement a folder ingest wrote
+// tiny segments and spent a third of its chunk writes merging them. 512 × 13 columns stays
+// well under SQLite's 32,766 variables.
+const bigBatchRows = 512
+
 // qmarks is "?,?,…" for n values (an IN list).
 func qmarks(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
+
+// inBigBatches is inBatches with bigBatchRows-row statements while there are that many rows
+// left; the rest goes in batchRows-row statements, so the set of statement texts stays small.
+func inBigBatches[T any](items []T, fn func(part []T) error) error {
+	for len(items) >= bigBatchRows {
+		if err := fn(items[:bigBatchRows]); err != nil {
+			return err
+		}
+		items = items[bigBatchRows:]
+	}
+	return inBatches(items, fn)
+}
 
 func inBatches[T any](items []T, fn func(part []T) error) error {
 	for len(items) > 0 {

@@ -79,7 +79,7 @@ func DocumentByPayload(ctx context.Context, q Q, payloadID string) (Document, er
 // statement per batch: FTS5 flushes its pending terms to a new segment at every statement
 // boundary, so row-by-row inserts made one segment per chunk and constant merging.
 func InsertChunks(ctx context.Context, q Q, chunks []Chunk) error {
-	return inBatches(chunks, func(part []Chunk) error {
+	return inBigBatches(chunks, func(part []Chunk) error {
 		args := make([]any, 0, len(part)*13)
 		for _, c := range part {
 			var page, textStart, textEnd, lines any

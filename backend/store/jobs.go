@@ -86,6 +86,42 @@ func ClaimJobs(ctx context.Context, q Q, owner string, now time.Time, lease time
 	if len(jobs) == 0 {
 		return nil, ErrNotFound
 	}
+	return leaseJobs(ctx, q, jobs, owner, now, lease)
+}
+
+// ClaimDocumentJobs leases the runnable jobs of one document (see ClaimJobs), whatever their
+// place in the queue: a file saved into a watched folder is analysed at once, not after a
+// folder ingest queued before it. ErrNotFound when there are none (a worker has them).
+func ClaimDocumentJobs(ctx context.Context, q Q, owner, documentID string, now time.Time, lease time.Duration) ([]Job, error) {
+	ts := FormatTime(now)
+	rows, err := q.QueryContext(ctx, `SELECT `+jobCols+` FROM jobs WHERE document_id = ?
+		AND ((state = 'queued' AND not_before <= ?) OR (state = 'running' AND lease_until < ?))
+		ORDER BY not_before, job_id`, documentID, ts, ts)
+	if err != nil {
+		return nil, fmt.Errorf("claim jobs of %s: %w", documentID, err)
+	}
+	var jobs []Job
+	for rows.Next() {
+		j, err := scanJob(rows)
+		if err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("claim jobs of %s: %w", documentID, err)
+		}
+		jobs = append(jobs, j)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("claim jobs of %s: %w", documentID, err)
+	}
+	if len(jobs) == 0 {
+		return nil, ErrNotFound
+	}
+	return leaseJobs(ctx, q, jobs, owner, now, lease)
+}
+
+// leaseJobs marks claimed jobs running under owner's lease.
+func leaseJobs(ctx context.Context, q Q, jobs []Job, owner string, now time.Time, lease time.Duration) ([]Job, error) {
+	ts := FormatTime(now)
 	until := FormatTime(now.Add(lease))
 	for i := range jobs {
 		jobs[i].State, jobs[i].LeaseOwner, jobs[i].LeaseUntil, jobs[i].Attempts = JobRunning, owner, until, jobs[i].Attempts+1

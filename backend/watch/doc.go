@@ -9,7 +9,8 @@
 //     listed, so a file created between mkdir and the watch is found by the listing and one
 //     created after it is reported by the watch;
 //   - a raw event only marks its path dirty; the path is looked at once it has been quiet for
-//     Options.Debounce and its size and mtime have held still for Options.Settle. What is
+//     Options.Debounce (longer after a long burst of writes: a quarter of the burst, at most
+//     Options.MaxDebounce) and its size and mtime have held still for Options.Settle. What is
 //     reported comes from comparing the file on disk with what the watcher last saw, not from
 //     the raw event, so chmod-only events, editor temp files and save-by-rename sequences
 //     collapse into the one event that matters;

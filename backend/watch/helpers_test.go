@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// fast keeps the tests quick: the defaults (250ms + 100ms) are exercised by the 5,000-file test.
+// fast keeps the tests quick: the defaults are exercised by the 5,000-file test.
 func fast() Options {
 	return Options{Debounce: 40 * time.Millisecond, Settle: 30 * time.Millisecond, PollEvery: 50 * time.Millisecond}
 }

@@ -155,7 +155,7 @@ func TestFiveThousandFilesWithOverflow(t *testing.T) {
 		before = append(before, p)
 	}
 	stall := make(chan struct{})
-	opts := Options{Debounce: 250 * time.Millisecond, Settle: 100 * time.Millisecond}
+	opts := Options{} // the defaults
 	opts.hooks = &testHooks{stall: stall}
 	h := start(t, opts, root)
 

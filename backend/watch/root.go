@@ -41,6 +41,7 @@ type dirNode struct {
 // pend is a path waiting to be looked at. The debounce phase ends at due; the settle phase
 // then re-stats until two looks Settle apart agree.
 type pend struct {
+	first    time.Time // the first event of this burst
 	due      time.Time
 	settling bool
 	last     fileState
@@ -559,20 +560,30 @@ func (r *root) forget(p string) {
 	}
 }
 
-// schedule marks p dirty: it will be looked at once quiet for Debounce.
+// schedule marks p dirty: it will be looked at once quiet for quietFor.
 func (r *root) schedule(p string, force bool) {
+	now := time.Now()
 	pd := r.pending[p]
 	if pd == nil {
-		pd = &pend{}
+		pd = &pend{first: now}
 		r.pending[p] = pd
 	}
-	pd.due = time.Now().Add(r.opts.Debounce)
+	pd.due = now.Add(r.quietFor(now.Sub(pd.first)))
 	pd.settling = false
 	pd.force = pd.force || force
 	if !pd.queued {
 		pd.queued = true
 		heap.Push(&r.queue, dueItem{due: pd.due, path: p})
 	}
+}
+
+// quietFor is how long a path whose events have been coming for burst must be quiet before it
+// is looked at: Debounce, or a quarter of the burst when that is longer, at most MaxDebounce.
+// A save is one burst of a few milliseconds and is looked at after Debounce; a copy that has
+// been writing for two seconds must pause for half a second before it counts as finished, so
+// a slow writer's hiccup does not get its file read half-written.
+func (r *root) quietFor(burst time.Duration) time.Duration {
+	return min(max(r.opts.Debounce, burst/4), r.opts.MaxDebounce)
 }
 
 // mark is schedule for scans: a path already waiting keeps its place, so that polling every
@@ -645,7 +656,7 @@ func (r *root) look(ctx context.Context, p string, pd *pend, now time.Time) bool
 		return r.removeKnown(ctx, p)
 	}
 	st := stateOf(info)
-	if r.opts.Settle > 0 && (!pd.settling || st != pd.last) {
+	if r.opts.Settle > 0 && (!pd.settling || st != pd.last) && !r.stillSince(pd, info.ModTime(), now) {
 		pd.settling, pd.last = true, st
 		pd.due = now.Add(r.opts.Settle)
 		pd.queued = true
@@ -659,6 +670,19 @@ func (r *root) look(ctx context.Context, p string, pd *pend, now time.Time) bool
 		return true // chmod, touch without change, or a rename that put the same file back
 	}
 	return r.emit(ctx, Event{Path: p, Op: Changed, Root: r.path})
+}
+
+// stillSince tells whether the first look at a file can stand for the settle phase: with
+// notifications, a file whose mtime is at least Settle old has not been written for Settle
+// (every write moves the mtime, and the debounce saw no event meanwhile), which is what a
+// second look Settle later would find; it saves Settle on every saved file. Polling, or an
+// mtime in the future (a network share's clock), keeps the second look.
+func (r *root) stillSince(pd *pend, mtime, now time.Time) bool {
+	if r.fw == nil || pd.settling {
+		return false
+	}
+	age := now.Sub(mtime)
+	return age >= r.opts.Settle && mtime.Before(now)
 }
 
 func (r *root) removeKnown(ctx context.Context, p string) bool {

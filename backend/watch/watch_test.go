@@ -92,6 +92,44 @@ func TestDebounceCoalescesWrites(t *testing.T) {
 	h.expect(root, "+log.txt")
 }
 
+// A copy that has been writing for a while and then pauses (a slow disk, a network hiccup)
+// longer than Debounce+Settle is not taken for finished: the quiet period grows with the
+// burst, so the file is reported once, complete. With the defaults' fixed 50 ms + 50 ms, the
+// pause below had it reported half-written.
+func TestPausingWriterIsNotReadHalfWritten(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	h := start(t, Options{}, root) // the defaults, on inotify
+
+	p := filepath.Join(root, "copy.bin")
+	f, err := os.Create(p)
+	must(t, err)
+	chunk := make([]byte, 4096)
+	writeFor := func(d time.Duration) {
+		for end := time.Now().Add(d); time.Now().Before(end); {
+			_, err := f.Write(chunk)
+			must(t, err)
+			time.Sleep(5 * time.Millisecond) // far below Debounce, so a loaded machine's stalls do not look like a pause
+		}
+	}
+	writeFor(time.Second)
+	time.Sleep(120 * time.Millisecond) // the hiccup: longer than Debounce+Settle, shorter than a quarter of the burst
+	if evs := h.c.snapshot(); len(evs) != 0 {
+		t.Fatalf("reported during the pause, half-written:\n%s", dump(evs))
+	}
+	writeFor(200 * time.Millisecond)
+	must(t, f.Close())
+	final, err := os.Stat(p)
+	must(t, err)
+	h.waitFor(3*time.Second, "the copy", func(evs []Event) bool { return len(evs) >= 1 })
+	info, err := os.Stat(p)
+	must(t, err)
+	if info.Size() != final.Size() {
+		t.Fatalf("size %d when reported, want %d", info.Size(), final.Size())
+	}
+	h.expect(root, "+copy.bin")
+}
+
 // Settle: a file that keeps growing without the debounce noticing (polling sees it only every
 // PollEvery) is reported once, after it stopped growing.
 func TestSettleWaitsForStableSizeAndMtime(t *testing.T) {
