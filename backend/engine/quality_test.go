@@ -2,20 +2,55 @@ package engine_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/strata-app/strata/backend/engine"
 	"github.com/strata-app/strata/backend/search/quality"
 )
 
+// qualitySet is one file of benchmark questions under a short name for tables.
+type qualitySet struct {
+	name      string
+	questions []quality.Question
+}
+
+// qualitySets loads both question sets: "dev" (the original questions over the text
+// documents) and "mixed" (issue 13: the book, the API reference, the PDFs, the copies).
+func qualitySets(t testing.TB) []qualitySet {
+	t.Helper()
+	var sets []qualitySet
+	for _, f := range []struct{ name, path string }{
+		{"dev", quality.QuestionsFile()},
+		{"mixed", quality.MixedQuestionsFile()},
+	} {
+		qs, err := quality.LoadQuestions(f.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sets = append(sets, qualitySet{f.name, qs})
+	}
+	return sets
+}
+
+// qualityFloors are the figures hybrid search (static embedder) must not drop below, per
+// question set. TODO(issue 13): 0 until the ranking work is merged; the lead then sets them
+// to the figures reached, so that a later change that loses quality fails here.
+var qualityFloors = map[string]struct{ recall5, mrr10, ndcg10 float64 }{
+	"dev":   {recall5: 0, mrr10: 0, ndcg10: 0},
+	"mixed": {recall5: 0, mrr10: 0, ndcg10: 0},
+}
+
 // TestRetrievalQuality ingests the quality corpus (real documents) and scores keyword-only,
 // vector-only (static embedder) and hybrid search on questions phrased in other words than the
-// text: recall@5 and MRR@10. Hybrid must beat keyword-only.
+// text, on both question sets: recall@5, MRR@10 and nDCG@10. Hybrid must beat keyword-only on
+// every set and must not fall below the floors.
 func TestRetrievalQuality(t *testing.T) {
 	if testing.Short() {
-		t.Skip("ingests a 3 MB corpus")
+		t.Skip("ingests an 11 MB corpus")
 	}
 	ctx := context.Background()
 	e := open(t, func(c *engine.Config) { c.Now = nil })
@@ -31,40 +66,50 @@ func TestRetrievalQuality(t *testing.T) {
 		ids = append(ids, r.Result.DocumentID)
 	}
 	settle(t, e, ids...)
-	qs, err := quality.LoadQuestions(quality.QuestionsFile())
-	if err != nil {
-		t.Fatal(err)
-	}
-	scores := map[string]quality.Score{}
-	for _, mode := range []string{"keyword", "semantic", "hybrid"} {
-		rank := func(ctx context.Context, q string, k int) ([]string, error) {
-			resp, err := e.Search(ctx, engine.SearchRequest{Query: q, Mode: mode, Limit: 10, PerDocument: true})
+	modes := []string{"keyword", "semantic", "hybrid"}
+	var table strings.Builder
+	scores := map[string]map[string]quality.Score{}
+	for _, set := range qualitySets(t) {
+		scores[set.name] = map[string]quality.Score{}
+		for _, mode := range modes {
+			rank := func(ctx context.Context, q string, k int) ([]string, error) {
+				resp, err := e.Search(ctx, engine.SearchRequest{Query: q, Mode: mode, Limit: engine.Limit(k), PerDocument: true})
+				if err != nil {
+					return nil, err
+				}
+				var out []string
+				for _, r := range resp.Results {
+					out = append(out, r.Path)
+				}
+				return out, nil
+			}
+			s, err := quality.Evaluate(ctx, mode, set.questions, rank)
 			if err != nil {
-				return nil, err
+				t.Fatal(err)
 			}
-			var out []string
-			for _, r := range resp.Results {
-				out = append(out, r.Path)
-			}
-			return out, nil
+			scores[set.name][mode] = s
+			line := fmt.Sprintf("%-5s %s", set.name, s)
+			t.Log(line)
+			table.WriteString(line + "\n")
 		}
-		s, err := quality.Evaluate(ctx, mode, qs, rank)
-		if err != nil {
+	}
+	if out := os.Getenv("STRATA_QUALITY_OUT"); out != "" {
+		if err := os.WriteFile(filepath.Clean(out), []byte(table.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		scores[mode] = s
-		t.Log(s.String())
 	}
-	if os.Getenv("STRATA_QUALITY_OUT") != "" {
-		f, _ := os.Create(filepath.Clean(os.Getenv("STRATA_QUALITY_OUT")))
-		for _, m := range []string{"keyword", "semantic", "hybrid"} {
-			f.WriteString(scores[m].String() + "\n")
+	for _, name := range []string{"dev", "mixed"} {
+		byMode := scores[name]
+		// Hybrid beats keyword-only: no worse on any measure, better on at least one.
+		h, k := byMode["hybrid"], byMode["keyword"]
+		if h.RecallAt5 < k.RecallAt5 || h.MRRAt10 < k.MRRAt10 || h.NDCGAt10 < k.NDCGAt10 ||
+			(h.RecallAt5 == k.RecallAt5 && h.MRRAt10 == k.MRRAt10 && h.NDCGAt10 == k.NDCGAt10) {
+			t.Errorf("%s: hybrid must beat keyword-only: %v vs %v", name, h, k)
 		}
-		f.Close()
-	}
-	// Hybrid beats keyword-only: no worse on either measure, better on at least one.
-	if h, k := scores["hybrid"], scores["keyword"]; h.RecallAt5 < k.RecallAt5 || h.MRRAt10 < k.MRRAt10 ||
-		(h.RecallAt5 == k.RecallAt5 && h.MRRAt10 == k.MRRAt10) {
-		t.Errorf("hybrid must beat keyword-only: %v vs %v", h, k)
+		f := qualityFloors[name]
+		if h.RecallAt5 < f.recall5 || h.MRRAt10 < f.mrr10 || h.NDCGAt10 < f.ndcg10 {
+			t.Errorf("%s: hybrid %v fell below the floor recall@5 %.3f, MRR@10 %.3f, nDCG@10 %.3f",
+				name, h, f.recall5, f.mrr10, f.ndcg10)
+		}
 	}
 }

@@ -32,6 +32,9 @@ func sentences(b *testing.B) []string {
 	var out []string
 	files, _ := filepath.Glob(filepath.Join(quality.CorpusDir(), "*"))
 	for _, f := range files {
+		if fi, err := os.Stat(f); err == nil && fi.IsDir() {
+			continue // top-level documents only: these tests were calibrated before the subfolders (issue 13)
+		}
 		data, err := os.ReadFile(f)
 		if err != nil {
 			b.Fatal(err)

@@ -61,6 +61,9 @@ func corpusChunks(t testing.TB) []testChunk {
 	}
 	var out []testChunk
 	for _, f := range files {
+		if fi, err := os.Stat(f); err == nil && fi.IsDir() {
+			continue // top-level documents only: these tests were calibrated before the subfolders (issue 13)
+		}
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)

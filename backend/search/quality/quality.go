@@ -3,9 +3,10 @@
 //
 // It exists so that ranking changes (fusion weights, tokenisers, embedders)
 // are judged by numbers on a fixed corpus rather than by eye. The corpus in
-// testdata/corpus is real documentation shipped with Debian, and the questions
-// in testdata/questions.json are deliberately worded differently from the text
-// they point at: a benchmark whose questions quote the documents would reward
+// testdata/corpus is real public documentation (Debian's, a book as chapters
+// and on one page, an API reference with exports, PDFs, copies), and the
+// questions in testdata/questions.json and testdata/questions-mixed.json are
+// deliberately worded differently from the text they point at: a benchmark whose questions quote the documents would reward
 // exact matching and say nothing about meaning.
 //
 // The harness lives in a non-test file so that benchmarks in other packages
@@ -18,18 +19,20 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 )
 
-// Cut-offs of the two reported metrics. Recall is taken at 5 because that is
-// roughly what a person reads of a result list; reciprocal rank looks a little
-// further so that a near miss still counts for something.
+// Cut-offs of the reported metrics. Recall is taken at 5 because that is
+// roughly what a person reads of a result list; reciprocal rank and nDCG look
+// a little further so that a near miss still counts for something.
 const (
 	recallCutoff = 5
 	mrrCutoff    = 10
+	ndcgCutoff   = 10
 )
 
 // Question is one benchmark query with the documents that answer it.
@@ -54,6 +57,7 @@ type Score struct {
 	Questions   int
 	RecallAt5   float64
 	MRRAt10     float64
+	NDCGAt10    float64
 	PerQuestion []QScore
 }
 
@@ -63,12 +67,13 @@ type QScore struct {
 	ID                string
 	FirstRelevantRank int // 1-based; 0 if no relevant document is in the top 10
 	RecallAt5         float64
+	NDCGAt10          float64
 }
 
 // String renders the score on one line, for logs and benchmark output.
 func (s Score) String() string {
-	return fmt.Sprintf("%-8s recall@5=%.3f MRR@10=%.3f (%d questions)",
-		s.Mode, s.RecallAt5, s.MRRAt10, s.Questions)
+	return fmt.Sprintf("%-8s recall@5=%.3f MRR@10=%.3f nDCG@10=%.3f (%d questions)",
+		s.Mode, s.RecallAt5, s.MRRAt10, s.NDCGAt10, s.Questions)
 }
 
 // testdataDir locates testdata from this source file rather than from the
@@ -102,6 +107,12 @@ func CorpusDir() string { return filepath.Join(testdataDir(), "corpus") }
 // QuestionsFile is the absolute path of the benchmark questions, so that
 // callers in other packages need not know the testdata layout.
 func QuestionsFile() string { return filepath.Join(testdataDir(), "questions.json") }
+
+// MixedQuestionsFile is the absolute path of the questions over the documents
+// of other shapes (a book as chapters and on one page, an API reference with
+// exports, PDFs, copies; issue 13). They are kept apart from QuestionsFile so
+// that the figures of the original set stay comparable across releases.
+func MixedQuestionsFile() string { return filepath.Join(testdataDir(), "questions-mixed.json") }
 
 // LoadQuestions reads and checks a questions file. It refuses a file with a
 // missing id or question, a duplicate id, no relevant documents, or a relevant
@@ -169,7 +180,13 @@ func docKey(corpus, p string) (string, error) {
 // Evaluate asks rank every question and scores the answers. recall@5 is the
 // share of a question's relevant documents found among its first 5 distinct
 // documents; MRR@10 is 1/rank of the first relevant document within the first
-// 10 (0 if none). Both are averaged over questions. Repeated paths (several
+// 10 (0 if none); nDCG@10 is the discounted cumulative gain of the first 10
+// distinct documents (gain 1 for a relevant document, 0 otherwise, discounted
+// by log2(rank+1)) divided by the gain of an ideal list that puts every
+// relevant document first (at most 10 of them). nDCG is reported next to MRR
+// because a question can have several relevant documents (a page and its
+// export, a file and its copy): MRR sees only the first of them, nDCG also
+// rewards ranking the others high. All three are averaged over questions. Repeated paths (several
 // chunks of one document) are collapsed to their first occurrence before
 // ranks are counted, so chunk-level rankers are not penalised for returning
 // the same document twice, nor rewarded for it.
@@ -195,13 +212,14 @@ func Evaluate(ctx context.Context, mode string, qs []Question, rank Ranker) (Sco
 		if len(relevant) == 0 {
 			return Score{}, fmt.Errorf("quality: %s lists no relevant document", q.ID)
 		}
-		paths, err := rank(ctx, q.Question, mrrCutoff)
+		paths, err := rank(ctx, q.Question, max(mrrCutoff, ndcgCutoff))
 		if err != nil {
 			return Score{}, fmt.Errorf("quality: %s: %w", q.ID, err)
 		}
 		one := QScore{ID: q.ID}
 		seen := make(map[string]bool, len(paths))
 		found := 0
+		dcg := 0.0
 		for _, p := range paths {
 			key, err := docKey(corpus, p)
 			if err != nil {
@@ -212,7 +230,7 @@ func Evaluate(ctx context.Context, mode string, qs []Question, rank Ranker) (Sco
 			}
 			seen[key] = true
 			pos := len(seen)
-			if pos > mrrCutoff {
+			if pos > max(mrrCutoff, ndcgCutoff) {
 				break
 			}
 			if !relevant[key] {
@@ -224,9 +242,14 @@ func Evaluate(ctx context.Context, mode string, qs []Question, rank Ranker) (Sco
 			if pos <= recallCutoff {
 				found++
 			}
+			if pos <= ndcgCutoff {
+				dcg += 1 / math.Log2(float64(pos)+1)
+			}
 		}
+		one.NDCGAt10 = dcg / idealDCG(len(relevant))
 		one.RecallAt5 = float64(found) / float64(len(relevant))
 		s.RecallAt5 += one.RecallAt5
+		s.NDCGAt10 += one.NDCGAt10
 		if one.FirstRelevantRank > 0 {
 			s.MRRAt10 += 1 / float64(one.FirstRelevantRank)
 		}
@@ -234,5 +257,17 @@ func Evaluate(ctx context.Context, mode string, qs []Question, rank Ranker) (Sco
 	}
 	s.RecallAt5 /= float64(len(qs))
 	s.MRRAt10 /= float64(len(qs))
+	s.NDCGAt10 /= float64(len(qs))
 	return s, nil
+}
+
+// idealDCG is the DCG of a list that ranks all n relevant documents first,
+// counting at most ndcgCutoff of them: the best a ranker can do, so that
+// nDCG@10 is 1 exactly when every relevant document that fits is on top.
+func idealDCG(n int) float64 {
+	ideal := 0.0
+	for i := 1; i <= min(n, ndcgCutoff); i++ {
+		ideal += 1 / math.Log2(float64(i)+1)
+	}
+	return ideal
 }
