@@ -73,8 +73,9 @@ type kwPhrase struct {
 // kwStats is what a keyword search learned of the query's terms, for the ranking above it:
 // how much of the query a chunk or a title holds, weighed by how telling each term is.
 type kwStats struct {
-	idf  map[string]float64 // a term's stemmed tokens joined by spaces → its IDF
-	mass float64            // Σ IDF over the query's terms: about what a chunk of average length holding each once scores
+	idf   map[string]float64 // a term's stemmed tokens joined by spaces → its IDF
+	mass  float64            // Σ IDF over the query's terms: about what a chunk of average length holding each once scores
+	known float64            // share of the query's distinct terms that occur in the index
 }
 
 // share is how much of the query's IDF mass a BM25 score amounts to (0 when unknown).
@@ -91,6 +92,12 @@ func statsOf(phrases []*kwPhrase, n float64) kwStats {
 		idf := bm25IDF(p.df, n)
 		st.idf[strings.Join(p.toks, " ")] = idf
 		st.mass += idf * float64(p.uses)
+		if p.df > 0 {
+			st.known++
+		}
+	}
+	if len(phrases) > 0 {
+		st.known /= float64(len(phrases))
 	}
 	return st
 }
@@ -636,4 +643,24 @@ func phraseHits(masks []uint64, phraseBits []int) int {
 		}
 	}
 	return hits
+}
+
+// knownShare is the share of the query's distinct terms that occur in the index (one match of
+// each is looked up), for a search by vectors alone; 1 when the query has no term.
+func knownShare(ctx context.Context, q store.Q, text string) (float64, error) {
+	terms := queryTerms(text)
+	if len(terms) == 0 {
+		return 1, nil
+	}
+	known := 0
+	for _, t := range terms {
+		ids, err := store.MatchRowIDs(ctx, q, t.expr(), 0, 1)
+		if err != nil {
+			return 0, err
+		}
+		if len(ids) > 0 {
+			known++
+		}
+	}
+	return float64(known) / float64(len(terms)), nil
 }

@@ -26,6 +26,7 @@ const (
 	chunksShared   = 12  // a document's chunks compared for shared passages
 	shingleWords   = 3   // words per shingle: short enough that small edits and re-chunking leave most intact
 	sameContaining = 0.6 // share of a passage's shingles another document must hold to hold it
+	coveragePrior  = 4   // chunks added to a document's count in its coverage: one match in a one-chunk note is not full coverage
 )
 
 // docCand is a candidate document with the chunks that found it.
@@ -49,10 +50,10 @@ type group struct {
 }
 
 // passes reports whether any chunk of the group has the evidence the floor asks for.
-func (g *group) passes(f Floor, keyword, vector bool) bool {
+func (g *group) passes(share, cosine float64, keyword, vector bool) bool {
 	for _, d := range g.docs {
 		for _, c := range d.chunks {
-			if keyword && c.share > 0 && c.share >= f.KeywordShare || vector && c.byVec && c.cosine >= f.Vector {
+			if keyword && c.share > 0 && c.share >= share || vector && c.byVec && c.cosine >= cosine {
 				return true
 			}
 		}
@@ -72,9 +73,20 @@ func (s *Searcher) rank(ctx context.Context, cands map[int64]*chunkCand, st kwSt
 		}
 		d.chunks = append(d.chunks, c)
 	}
+	ids := make([]string, 0, len(byDoc))
+	for id := range byDoc {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	refs, err := store.DocRefs(ctx, s.DB.Reader(), ids)
+	if err != nil {
+		return nil, nil, err
+	}
 	docs := make([]*docCand, 0, len(byDoc))
 	for _, d := range byDoc {
+		d.ref, d.hasRef = refs[d.id]
 		sort.Slice(d.chunks, func(i, j int) bool { return d.chunks[i].better(d.chunks[j]) })
+		matching := len(d.chunks)
 		d.chunks = d.chunks[:min(len(d.chunks), chunksShared)]
 		d.score = d.chunks[0].score
 		for i, c := range d.chunks[1:min(len(d.chunks), chunksPerDoc)] {
@@ -82,6 +94,9 @@ func (s *Searcher) rank(ctx context.Context, cands map[int64]*chunkCand, st kwSt
 		}
 		if w.Title > 0 && st.mass > 0 {
 			d.score += w.Title * titleShare(d.chunks[0].hit, st)
+		}
+		if w.Coverage > 0 && d.hasRef {
+			d.score += w.Coverage * float64(matching) / float64(d.ref.Chunks+coveragePrior)
 		}
 		docs = append(docs, d)
 	}
@@ -92,26 +107,19 @@ func (s *Searcher) rank(ctx context.Context, cands map[int64]*chunkCand, st kwSt
 		return docs[i].id < docs[j].id
 	})
 
-	// The first documents: their sizes, their byte-identical copies, their chunks' texts.
+	// The first documents' chunks' texts, to compare them.
 	top := docs[:min(len(docs), groupDocs)]
-	ids := make([]string, len(top))
 	var rowids []int64
-	for i, d := range top {
-		ids[i] = d.id
+	for _, d := range top {
 		for _, c := range d.chunks {
 			rowids = append(rowids, c.hit.ChunkRowID)
 		}
-	}
-	refs, err := store.DocRefs(ctx, s.DB.Reader(), ids)
-	if err != nil {
-		return nil, nil, err
 	}
 	texts, err := store.ChunkTexts(ctx, s.DB.Reader(), rowids)
 	if err != nil {
 		return nil, nil, err
 	}
 	for _, d := range top {
-		d.ref, d.hasRef = refs[d.id]
 		d.hasTexts = true
 		for i, c := range d.chunks {
 			c.shingles = shingles(texts[c.hit.ChunkRowID])

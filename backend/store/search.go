@@ -176,6 +176,7 @@ type DocRef struct {
 	Path        string
 	Title       string
 	Size        int64  // bytes of the file or text: the smaller of two documents holding one passage is the more specific
+	Chunks      int    // how many chunks it has
 	DuplicateOf string // the document whose content it shares (a byte-identical copy), or ""
 }
 
@@ -190,7 +191,8 @@ func DocRefs(ctx context.Context, q Q, ids []string) (map[string]DocRef, error) 
 			args = append(args, id)
 		}
 		args = append(args, args...)
-		rows, err := q.QueryContext(ctx, `SELECT document_id, coalesce(path, ''), title, size, coalesce(duplicate_of, '') FROM documents
+		rows, err := q.QueryContext(ctx, `SELECT document_id, coalesce(path, ''), title, size, coalesce(duplicate_of, ''),
+			(SELECT coalesce(max(c.ordinal), -1) + 1 FROM chunks c WHERE c.document_id = d.document_id) FROM documents d
 			WHERE (document_id IN (`+qmarks(len(part))+`) OR duplicate_of IN (`+qmarks(len(part))+`)) AND status NOT IN ('removed', 'failed')`, args...)
 		if err != nil {
 			return fmt.Errorf("load documents: %w", err)
@@ -198,7 +200,7 @@ func DocRefs(ctx context.Context, q Q, ids []string) (map[string]DocRef, error) 
 		defer rows.Close()
 		for rows.Next() {
 			var d DocRef
-			if err := rows.Scan(&d.DocumentID, &d.Path, &d.Title, &d.Size, &d.DuplicateOf); err != nil {
+			if err := rows.Scan(&d.DocumentID, &d.Path, &d.Title, &d.Size, &d.DuplicateOf, &d.Chunks); err != nil {
 				return fmt.Errorf("load documents: %w", err)
 			}
 			out[d.DocumentID] = d
