@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"sync"
 	"testing"
@@ -61,7 +60,7 @@ func qualitySetup(t *testing.T) *engine.Engine {
 // it is there.
 func questionSets(t *testing.T) map[string][]quality.Question {
 	sets := map[string][]quality.Question{}
-	for name, file := range map[string]string{"old": quality.QuestionsFile(), "mixed": filepath.Join(filepath.Dir(quality.QuestionsFile()), "questions-mixed.json")} {
+	for name, file := range map[string]string{"old": quality.QuestionsFile(), "mixed": quality.MixedQuestionsFile()} {
 		if _, err := os.Stat(file); err != nil {
 			continue
 		}
@@ -122,14 +121,16 @@ func TestFitFusion(t *testing.T) {
 	}
 	noFloor := &search.Floor{}
 	var grid []search.Weights
-	for _, k := range []float64{0.5, 0.6, 0.7, 0.8, 0.9, 1} {
-		for _, c := range []float64{0, 0.25, 0.5, 1} {
-			for _, ti := range []float64{0, 0.15, 0.3, 0.5} {
-				grid = append(grid, search.Weights{Keyword: k, Vector: 1 - k, Context: c, Title: ti})
+	for _, k := range []float64{0.6, 0.8, 1} {
+		for _, c := range []float64{0, 0.25} {
+			for _, cov := range []float64{0, 0.5} {
+				for _, doc := range []float64{0, 0.5, 1} {
+					grid = append(grid, search.Weights{Keyword: k, Vector: 1 - k, Context: c, Title: 0.3, Coverage: cov, Document: doc})
+				}
 			}
 		}
 	}
-	objective := func(s quality.Score) float64 { return s.MRRAt10 + s.RecallAt5 }
+	objective := func(s quality.Score) float64 { return s.MRRAt10 + s.RecallAt5 + s.NDCGAt10 }
 	best := func(qs []quality.Question) (search.Weights, quality.Score) {
 		type r struct {
 			w search.Weights
@@ -155,9 +156,9 @@ func TestFitFusion(t *testing.T) {
 	t.Logf("fit on all %d questions: %+v: %s", len(all), w, s)
 
 	// The floor: for each candidate, what relevant answers are lost and what filler is left.
-	for _, kf := range []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5} {
-		for _, vf := range []float64{0, 0.2, 0.3, 0.4, 0.5, 0.6, 1.01} {
-			f := &search.Floor{KeywordShare: kf, Vector: vf}
+	for _, kf := range []float64{0, 0.2, 0.3} {
+		for _, vf := range []float64{0, 0.3, 1.01} {
+			f := &search.Floor{KeywordShare: kf, Vector: vf, Known: 0.5}
 			q := scoreWith(t, e, all, "hybrid", &w, f)
 			filler := 0
 			for _, fq := range fillerQueries {

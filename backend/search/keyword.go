@@ -76,7 +76,22 @@ type kwStats struct {
 	idf   map[string]float64 // a term's stemmed tokens joined by spaces → its IDF
 	mass  float64            // Σ IDF over the query's terms: about what a chunk of average length holding each once scores
 	known float64            // share of the query's distinct terms that occur in the index
+	// postings are the chunks of every term that was read whole, with its IDF, when they are
+	// few enough (docPostings) to map to documents for document-level BM25.
+	postings []termPostings
+	chunks   float64 // chunks in the index
 }
+
+type termPostings struct {
+	idf    float64
+	uses   int
+	rowids []int64
+}
+
+// docPostings bounds the postings mapped to documents for document-level BM25 (one indexed
+// lookup each, ~1 µs): a query of rare words has its document-level evidence; the very common
+// words of a big index, whose IDF is small, are left out of it.
+const docPostings = 4000
 
 // share is how much of the query's IDF mass a BM25 score amounts to (0 when unknown).
 func (st kwStats) share(score float64) float64 {
@@ -98,6 +113,14 @@ func statsOf(phrases []*kwPhrase, n float64) kwStats {
 	}
 	if len(phrases) > 0 {
 		st.known /= float64(len(phrases))
+	}
+	st.chunks = n
+	total := 0
+	for _, p := range phrases {
+		if p.complete && len(p.rowids) > 0 && total+len(p.rowids) <= docPostings {
+			total += len(p.rowids)
+			st.postings = append(st.postings, termPostings{bm25IDF(p.df, n), p.uses, p.rowids})
+		}
 	}
 	return st
 }

@@ -41,15 +41,16 @@ type Vectors interface {
 // chunk of an unrelated one answers once; Title weighs the share of the query's IDF mass found
 // in the document's title or file name; Coverage weighs the share of the document's chunks that
 // the query found (how much of the document answers: a page about DNS matches all over, a
-// networking reference that mentions a lookup once does not).
-type Weights struct{ Keyword, Vector, Context, Title, Coverage float64 }
+// networking reference that mentions a lookup once does not); Document weighs a document-level
+// BM25 (docBM25).
+type Weights struct{ Keyword, Vector, Context, Title, Coverage, Document float64 }
 
 // DefaultWeights follow the actual embedder (seed 004): a static space leans on BM25, a
 // semantic one on vectors (ADR-014's 0.35/0.65 between the halves). The static figures were
 // fitted by TestFitFusion (backend/engine, -fit): see fittedStatic.
 func DefaultWeights(semantic bool) Weights {
 	if semantic {
-		return Weights{Keyword: 0.35, Vector: 0.65, Context: fittedStatic.Context, Title: fittedStatic.Title, Coverage: fittedStatic.Coverage}
+		return Weights{Keyword: 0.35, Vector: 0.65, Context: fittedStatic.Context, Title: fittedStatic.Title, Coverage: fittedStatic.Coverage, Document: fittedStatic.Document}
 	}
 	return fittedStatic
 }
@@ -57,7 +58,7 @@ func DefaultWeights(semantic bool) Weights {
 // fittedStatic are the weights for the static embedder, chosen by a grid search over the
 // quality corpus's questions (TestFitFusion, fitted on one half of the questions and measured on
 // the other, both ways). Measured figures are in the commit that set them and in README.
-var fittedStatic = Weights{Keyword: 0.6, Vector: 0.4, Context: 0.25, Title: 0.3, Coverage: 0.5}
+var fittedStatic = Weights{Keyword: 0.6, Vector: 0.4, Context: 0.25, Title: 0.3, Coverage: 0.5, Document: 0.5}
 
 // Floor is the least evidence a result must have to be shown: KeywordShare of the query's IDF
 // mass matched by its best chunk (BM25 / Σ IDF: a chunk of average length holding every query

@@ -152,3 +152,35 @@ func MatchCount(ctx context.Context, q Q, match string) (int, error) {
 	}
 	return n, nil
 }
+
+// ChunkDocuments maps chunk rowids to their documents, in one statement (the rowids go in as
+// one JSON array), and counts the live documents, for document-level BM25.
+func ChunkDocuments(ctx context.Context, q Q, rowids []int64) (map[int64]string, int, error) {
+	sorted := slices.Sorted(slices.Values(rowids))
+	list, err := json.Marshal(sorted)
+	if err != nil {
+		return nil, 0, fmt.Errorf("chunk documents: %w", err)
+	}
+	var docs int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM documents WHERE status NOT IN ('removed', 'failed')`).Scan(&docs); err != nil {
+		return nil, 0, fmt.Errorf("chunk documents: %w", err)
+	}
+	rows, err := q.QueryContext(ctx, `SELECT rowid, document_id FROM chunks WHERE rowid IN (SELECT value FROM json_each(?))`, string(list))
+	if err != nil {
+		return nil, 0, fmt.Errorf("chunk documents: %w", err)
+	}
+	defer rows.Close()
+	out := make(map[int64]string, len(rowids))
+	for rows.Next() {
+		var id int64
+		var doc string
+		if err := rows.Scan(&id, &doc); err != nil {
+			return nil, 0, fmt.Errorf("chunk documents: %w", err)
+		}
+		out[id] = doc
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("chunk documents: %w", err)
+	}
+	return out, docs, nil
+}
