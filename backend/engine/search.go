@@ -22,7 +22,7 @@ type SearchRequest struct {
 	Mime        string `json:"mime,omitempty"`
 	From        string `json:"from,omitempty"` // YYYY-MM-DD
 	To          string `json:"to,omitempty"`
-	PerDocument bool   `json:"per_document,omitempty"` // at most one result per document
+	PerDocument bool   `json:"per_document,omitempty"` // kept for callers: results are one per document (or group of documents holding one passage) either way
 	// KeywordWeight and VectorWeight override the fusion weights (both 0: the defaults for
 	// the active embedder); Fusion is "weighted" (default) or "rrf".
 	KeywordWeight float64 `json:"keyword_weight,omitempty"`
