@@ -55,9 +55,16 @@ func DefaultWeights(semantic bool) Weights {
 	return fittedStatic
 }
 
-// fittedStatic are the weights for the static embedder, chosen by a grid search over the
-// quality corpus's questions (TestFitFusion, fitted on one half of the questions and measured on
-// the other, both ways). Measured figures are in the commit that set them and in README.
+// fittedStatic are the weights for the static embedder, chosen by TestFitFusion (backend/engine,
+// -fit) over the quality corpus's 235 questions (71 dev + 164 mixed), objective recall@5 +
+// MRR@10 + nDCG@10 of hybrid, on a grid of Keyword {0.6, 0.8, 1} (Vector = 1 − Keyword),
+// Context {0, 0.25}, Coverage {0, 0.5}, Document {0, 0.5, 1}, then Keyword {0.5, 0.6} ×
+// Document {0.5, 1, 2}; Title 0.3 from a first fit in which it made no difference on the dev
+// questions. Cross-validated (fit on one half of the questions, measured on the other):
+// held-out hybrid 0.795/0.724/0.745 against keyword-only 0.752/0.690/0.712, and 0.903/0.860/
+// 0.855 against 0.894/0.858/0.856 (recall@5/MRR@10/nDCG@10). Fitted on all: 0.874/0.806/0.814.
+// Static vectors keep a real weight (0.4): with document-level evidence they no longer pull
+// the answer down.
 var fittedStatic = Weights{Keyword: 0.6, Vector: 0.4, Context: 0.25, Title: 0.3, Coverage: 0.5, Document: 0.5}
 
 // Floor is the least evidence a result must have to be shown: KeywordShare of the query's IDF
@@ -84,6 +91,9 @@ func DefaultFloor(semantic bool) Floor {
 	return fittedFloor
 }
 
+// Measured (TestFitFusion, 235 questions, 8 filler queries): no floor leaves the filler queries
+// 52 results; 0.2 / 0.3 leaves 36 and costs no question; 0.3 / 0.3 leaves 21 but costs recall@5
+// (0.874 → 0.866).
 var fittedFloor = Floor{KeywordShare: 0.2, Vector: 0.3, Known: 0.5}
 
 // Query is one search.
