@@ -202,6 +202,12 @@ func (s *Searcher) Search(ctx context.Context, q Query) (*Response, error) {
 	if q.Weights != nil {
 		w = *q.Weights
 	}
+	if !useVector || !useKeyword {
+		// One half alone carries the whole chunk weight, so that keyword-only (or vector-only)
+		// search is the same ranking with the other half's evidence taken away, whatever the
+		// split between the halves.
+		w.Keyword, w.Vector = w.Keyword+w.Vector, w.Keyword+w.Vector
+	}
 	floor := DefaultFloor(semantic)
 	if q.Floor != nil {
 		floor = *q.Floor
