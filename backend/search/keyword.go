@@ -91,7 +91,7 @@ type termPostings struct {
 // docPostings bounds the postings mapped to documents for document-level BM25 (one indexed
 // lookup each, ~1 µs): a query of rare words has its document-level evidence; the very common
 // words of a big index, whose IDF is small, are left out of it.
-const docPostings = 4000
+const docPostings = 1500
 
 // share is how much of the query's IDF mass a BM25 score amounts to (0 when unknown).
 func (st kwStats) share(score float64) float64 {
