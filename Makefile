@@ -93,6 +93,7 @@ bench: check-go
 	$(GO) test -run '^$$' -bench 'WatchedFileLatency' -benchtime 5x ./backend/engine/
 	$(GO) test -run '^$$' -bench . ./backend/extract/ ./backend/heuristics/ ./backend/embed/
 	$(GO) test -run '^$$' -bench 'Hybrid' -benchtime 100x -timeout 30m ./backend/search/
+	$(GO) test -run '^$$' -bench 'VectorRecall' -benchtime 1x -timeout 30m ./backend/search/
 	$(GO) test -run '^$$' -bench 'MCP' -benchtime 1x ./cli/
 
 clean:

@@ -156,6 +156,7 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 
 // Close releases the data folder.
 func (e *Engine) Close() error {
+	e.closeIndex() // before the database: its background save writes there
 	if e.emb.sem != nil {
 		_ = e.emb.sem.Close() // stops its worker; it cannot fail
 	}
