@@ -64,9 +64,9 @@ func DefaultWeights(semantic bool) Weights {
 // held-out hybrid 0.795/0.724/0.745 against keyword-only 0.752/0.690/0.712, and 0.903/0.860/
 // 0.855 against 0.894/0.858/0.856 (recall@5/MRR@10/nDCG@10). Fitted on all: 0.874/0.806/0.814.
 // Static vectors keep a real weight (0.4): with document-level evidence they no longer pull
-// the answer down. (Fitted with docPostings 4000; at 1500, TestRetrievalQuality measures dev
-// hybrid 0.761/0.646/0.675 against keyword-only 0.704/0.642/0.660, mixed hybrid 0.924/0.869/
-// 0.868 against 0.896/0.848/0.850.)
+// the answer down. (Fitted with docPostings 4000; at 600, TestRetrievalQuality measures dev
+// hybrid 0.754/0.653/0.681 against keyword-only 0.718/0.631/0.659, mixed hybrid 0.924/0.869/
+// 0.869 against 0.890/0.850/0.852.)
 var fittedStatic = Weights{Keyword: 0.6, Vector: 0.4, Context: 0.25, Title: 0.3, Coverage: 0.5, Document: 0.5}
 
 // Floor is the least evidence a result must have to be shown: KeywordShare of the query's IDF
