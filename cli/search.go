@@ -47,6 +47,9 @@ func searchCmd(g *globals) *cobra.Command {
 							fmt.Fprintf(w, "    § %s\n", res.Heading)
 						}
 						fmt.Fprintf(w, "    %s\n", marked(res.Snippet, res.Highlights, bold))
+						if res.AlsoInCount > 0 {
+							fmt.Fprintf(w, "    %s\n", alsoIn(res))
+						}
 					}
 					if len(resp.Results) == 0 {
 						fmt.Fprintln(w, "No results.")
@@ -88,4 +91,28 @@ func marked(snippet string, spans []engine.SearchHighlight, bold bool) string {
 	}
 	b.WriteString(string(utf16.Decode(u[pos:])))
 	return b.String()
+}
+
+// alsoIn says which other documents hold a result's passage: "also in 2 other documents:
+// book.html:3424, copy/ch04.html:260".
+func alsoIn(res engine.SearchResult) string {
+	noun := "documents"
+	if res.AlsoInCount == 1 {
+		noun = "document"
+	}
+	var locs []string
+	for _, a := range res.AlsoIn {
+		loc := a.Path
+		if loc == "" {
+			loc = a.DocumentID
+		}
+		if a.Page > 0 {
+			loc += fmt.Sprintf(" p.%d", a.Page)
+		}
+		locs = append(locs, fmt.Sprintf("%s:%d", loc, a.LineStart))
+	}
+	if more := res.AlsoInCount - len(res.AlsoIn); more > 0 {
+		locs = append(locs, fmt.Sprintf("and %d more", more))
+	}
+	return fmt.Sprintf("also in %d other %s: %s", res.AlsoInCount, noun, strings.Join(locs, ", "))
 }

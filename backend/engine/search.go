@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/search"
@@ -21,12 +22,16 @@ type SearchRequest struct {
 	Mime        string `json:"mime,omitempty"`
 	From        string `json:"from,omitempty"` // YYYY-MM-DD
 	To          string `json:"to,omitempty"`
-	PerDocument bool   `json:"per_document,omitempty"` // at most one result per document
+	PerDocument bool   `json:"per_document,omitempty"` // kept for callers: results are one per document (or group of documents holding one passage) either way
 	// KeywordWeight and VectorWeight override the fusion weights (both 0: the defaults for
 	// the active embedder); Fusion is "weighted" (default) or "rrf".
 	KeywordWeight float64 `json:"keyword_weight,omitempty"`
 	VectorWeight  float64 `json:"vector_weight,omitempty"`
 	Fusion        string  `json:"fusion,omitempty"`
+	// Ranking and Floor replace the ranking's weights and floor of evidence whole; for fitting
+	// them (TestFitFusion), not part of any transport.
+	Ranking *search.Weights `json:"-"`
+	Floor   *search.Floor   `json:"-"`
 }
 
 // SearchResult is one cited hit of a SearchResponse.
@@ -51,8 +56,14 @@ func (e *Engine) Search(ctx context.Context, r SearchRequest) (*SearchResponse, 
 		return nil, errs.New(errs.Validation, "fusion weights must not be negative").With("field", "keyword_weight")
 	}
 	if r.KeywordWeight+r.VectorWeight > 0 {
-		q.Weights = &search.Weights{Keyword: r.KeywordWeight, Vector: r.VectorWeight}
+		w := search.DefaultWeights(false)
+		w.Keyword, w.Vector = r.KeywordWeight, r.VectorWeight
+		q.Weights = &w
 	}
+	if r.Ranking != nil {
+		q.Weights = r.Ranking
+	}
+	q.Floor = r.Floor
 	switch q.Fusion {
 	case "", search.FusionWeighted, search.FusionRRF:
 	default:
@@ -60,6 +71,14 @@ func (e *Engine) Search(ctx context.Context, r SearchRequest) (*SearchResponse, 
 	}
 	if q.Text == "" {
 		return nil, errs.New(errs.Validation, "query is empty").With("field", "query").WithHint("type a few words to search for")
+	}
+	if n := utf8.RuneCountInString(q.Text); n > search.MaxQueryChars {
+		return nil, errs.New(errs.Validation, "query is %d characters long, more than the %d a search takes", n, search.MaxQueryChars).
+			With("field", "query").With("limit", search.MaxQueryChars).WithHint("search with the key words or a sentence, not a whole text")
+	}
+	if n := search.QueryTerms(q.Text); n > search.MaxQueryTerms {
+		return nil, errs.New(errs.Validation, "query has %d distinct words, more than the %d a search takes", n, search.MaxQueryTerms).
+			With("field", "query").With("limit", search.MaxQueryTerms).WithHint("search with the key words or a sentence, not a whole text")
 	}
 	switch q.Mode {
 	case "":

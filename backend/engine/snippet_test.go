@@ -86,7 +86,7 @@ func TestSnippetsShowProse(t *testing.T) {
 			}
 		}
 	}
-	if results < 200 {
+	if results < 40 { // results are one per document (issue 13): 15 queries × 2 modes over 4 Node documents
 		t.Errorf("only %d results checked", results)
 	}
 }

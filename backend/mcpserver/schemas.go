@@ -27,13 +27,14 @@ const ingestSchema = `{
 }`
 
 const searchDesc = `Search everything Strata holds (documents, notes, files) and get cited passages: each result has document_id, path, title, chunk_id, a snippet (plain text: the prose around the best matches, no markup and no markers) with highlights, the matched words as [{start, end}] offsets into the snippet counted in UTF-16 code units (as JavaScript slices; equal to character offsets for ASCII), line_start/line_end, page and heading, the fused score and which modes found it (keyword, vector) with their scores.
+Results are documents, best first, each cited by its best passage. A passage that several documents hold (a chapter and the whole book on one page, a file and its copy, a text and its PDF or HTML export) is one result citing the most specific document, with also_in (the others: document_id, path, title, line_start/line_end, page) and also_in_count. Results with too little evidence (few of the query's telling words, no real nearness in meaning) are left out: "dropped" counts them and "notice" says so; an empty result list means nothing matched well enough, not that the store is empty.
 The answer's "embedder" block says which embedder really answered: when is_fallback_active is true (static hash vectors, semantic_quality "low"), prefer specific keywords and names from the documents; when semantic_quality is "high" (Ollama), natural-language questions work well.
 Read a whole document with the resource strata://documents/{document_id}.`
 
 const searchSchema = `{
   "type": "object",
   "properties": {
-    "query": {"type": "string", "minLength": 1, "description": "What to look for. Words are matched with stemming; \"quoted words\" stay a phrase."},
+    "query": {"type": "string", "minLength": 1, "description": "What to look for: key words or a question, at most 2000 characters and 64 distinct words (longer is refused with VALIDATION_ERROR naming the limit). Words are matched with stemming; \"quoted words\" stay a phrase."},
     "mode": {"type": "string", "enum": ["hybrid", "keyword", "semantic"], "description": "hybrid (default) fuses keyword (BM25) and vector search; keyword or semantic use one half."},
     "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Results to return, 1–100; omit it for the default 10 (0 is refused with VALIDATION_ERROR)."},
     "filters": {
@@ -46,7 +47,7 @@ const searchSchema = `{
         "mime": {"type": "string", "description": "MIME type, e.g. application/pdf."},
         "from": {"type": "string", "format": "date", "description": "Modified on or after (YYYY-MM-DD)."},
         "to": {"type": "string", "format": "date", "description": "Modified on or before (YYYY-MM-DD)."},
-        "per_document": {"type": "boolean", "description": "At most one result per document."}
+        "per_document": {"type": "boolean", "description": "At most one result per document (results are one per document either way; kept for compatibility)."}
       },
       "additionalProperties": false
     }

@@ -113,7 +113,7 @@ func TestKeywordTwoStageExactWhenUnbounded(t *testing.T) {
 	unbounded := keywordBudget{exact: 0, probe: 1 << 20, postings: 1 << 30, candidates: 1 << 20}
 	for _, qtext := range append(bm25Queries, "gzip compr", "licen", "bash posix mo") {
 		for _, f := range []store.SearchFilter{{}, {PathPrefix: "/t/license"}} {
-			got, err := keywordSearch(ctx, db.Reader(), qtext, f, 20, unbounded)
+			got, _, err := keywordSearch(ctx, db.Reader(), qtext, f, 20, unbounded)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -167,11 +167,11 @@ func TestKeywordTwoStageKeepsTheBest(t *testing.T) {
 	bud.postings = 2000
 	var kept float64
 	for _, q := range qs {
-		got, err := keywordSearch(ctx, db.Reader(), q.Question, store.SearchFilter{}, 10, bud)
+		got, _, err := keywordSearch(ctx, db.Reader(), q.Question, store.SearchFilter{}, 10, bud)
 		if err != nil {
 			t.Fatal(err)
 		}
-		again, _ := keywordSearch(ctx, db.Reader(), q.Question, store.SearchFilter{}, 10, bud)
+		again, _, _ := keywordSearch(ctx, db.Reader(), q.Question, store.SearchFilter{}, 10, bud)
 		if !reflect.DeepEqual(got, again) {
 			t.Fatalf("%q: two runs differ", q.Question)
 		}
@@ -221,7 +221,7 @@ func TestReadFTSTotalsEmpty(t *testing.T) {
 	if err != nil || got != (store.FTSTotals{}) {
 		t.Fatalf("%+v %v", got, err)
 	}
-	hits, err := keywordSearch(context.Background(), db.Reader(), "anything at all", store.SearchFilter{}, 10, keywordBudget{probe: 1, postings: 1, candidates: 1})
+	hits, _, err := keywordSearch(context.Background(), db.Reader(), "anything at all", store.SearchFilter{}, 10, keywordBudget{probe: 1, postings: 1, candidates: 1})
 	if err != nil || len(hits) != 0 {
 		t.Fatalf("%v %v", hits, err)
 	}

@@ -40,12 +40,26 @@ func joinTerms(terms []queryTerm) string {
 	return strings.Join(parts, " OR ")
 }
 
-// queryTerms splits a query into its terms, common words left out unless nothing else is left.
+// queryTerms splits a query into its distinct terms, common words left out unless nothing else
+// is left. A repeated term counts once: a pasted paragraph that says "error" five times is not
+// five times more about errors, and 20,000 repetitions of a word made every chunk's score loop
+// over 20,000 terms (0.8–8 s).
 func queryTerms(q string) []queryTerm {
-	if t := splitTerms(q, true); len(t) > 0 {
-		return t
+	t := splitTerms(q, true)
+	if len(t) == 0 {
+		t = splitTerms(q, false) // a query of nothing but common words still searches for them
 	}
-	return splitTerms(q, false) // a query of nothing but common words still searches for them
+	seen := make(map[string]int, len(t)) // term → its place in out
+	out := t[:0]
+	for _, term := range t {
+		if i, ok := seen[term.text]; ok {
+			out[i].prefix = out[i].prefix || term.prefix // a prefix matches the word itself too
+			continue
+		}
+		seen[term.text] = len(out)
+		out = append(out, term)
+	}
+	return out
 }
 
 // stopWords are left out of keyword queries: in a question such as "can I sell software that
@@ -90,4 +104,25 @@ func splitTerms(q string, dropStop bool) []queryTerm {
 // words splits text into lower-case words of letters and digits.
 func words(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// Limits of a query. A query is what a person types or an agent writes: a question, a pasted
+// sentence or paragraph. Past these it is a document, and searching with it cost seconds (20,000
+// repeated words took 0.8–8 s); the caller is told the limit instead (engine.Search).
+const (
+	// MaxQueryChars is the longest query, in characters: a long paragraph.
+	MaxQueryChars = 2000
+	// MaxQueryTerms is the most distinct words (after common words are left out) a query may
+	// have: what keyword search tracks per chunk in one machine word (maxKeywordBits).
+	MaxQueryTerms = maxKeywordBits
+)
+
+// QueryTerms counts a query's distinct searchable words as keyword search sees them (common
+// words left out, repeats counted once, a quoted phrase counting each of its words).
+func QueryTerms(q string) int {
+	n := 0
+	for _, t := range queryTerms(q) {
+		n += max(len(ftsTokens(t.text)), 1)
+	}
+	return n
 }

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"sort"
+	"math"
 	"strings"
 	"sync"
 	"time"
@@ -34,30 +34,79 @@ type Vectors interface {
 	Semantic() bool
 }
 
-// Weights balance the two halves in fusion.
-type Weights struct{ Keyword, Vector float64 }
+// Weights balance the evidence a result is ranked by. Keyword and Vector weigh each half's
+// score of a chunk (each scaled between the worst and the best of its candidates); Context
+// weighs the document's further matching chunks (the second best counts a half, the third a
+// third, …): a document that is about the question answers it in several places, where a lucky
+// chunk of an unrelated one answers once; Title weighs the share of the query's IDF mass found
+// in the document's title or file name; Coverage weighs the share of the document's chunks that
+// the query found (how much of the document answers: a page about DNS matches all over, a
+// networking reference that mentions a lookup once does not); Document weighs a document-level
+// BM25 (docBM25).
+type Weights struct{ Keyword, Vector, Context, Title, Coverage, Document float64 }
 
 // DefaultWeights follow the actual embedder (seed 004): a static space leans on BM25, a
-// semantic one on vectors (ADR-014's 0.35/0.65). The static split was measured on the quality
-// corpus (backend/search/quality, 71 questions in other words than the text): with weighted
-// fusion, keyword 0.7 / vector 0.3 scored best (recall@5 0.789, MRR@10 0.660, against
-// keyword-only 0.789 / 0.651 and vector-only 0.401 / 0.303); reciprocal-rank fusion raised
-// recall@5 to 0.817 at 0.85/0.15 but lost MRR (0.601), so weighted is the default.
+// semantic one on vectors (ADR-014's 0.35/0.65 between the halves). The static figures were
+// fitted by TestFitFusion (backend/engine, -fit): see fittedStatic.
 func DefaultWeights(semantic bool) Weights {
 	if semantic {
-		return Weights{Keyword: 0.35, Vector: 0.65}
+		return Weights{Keyword: 0.35, Vector: 0.65, Context: fittedStatic.Context, Title: fittedStatic.Title, Coverage: fittedStatic.Coverage, Document: fittedStatic.Document}
 	}
-	return Weights{Keyword: 0.7, Vector: 0.3}
+	return fittedStatic
 }
+
+// fittedStatic are the weights for the static embedder, chosen by TestFitFusion (backend/engine,
+// -fit) over the quality corpus's 235 questions (71 dev + 164 mixed), objective recall@5 +
+// MRR@10 + nDCG@10 of hybrid, on a grid of Keyword {0.6, 0.8, 1} (Vector = 1 − Keyword),
+// Context {0, 0.25}, Coverage {0, 0.5}, Document {0, 0.5, 1}, then Keyword {0.5, 0.6} ×
+// Document {0.5, 1, 2}; Title 0.3 from a first fit in which it made no difference on the dev
+// questions. Cross-validated (fit on one half of the questions, measured on the other):
+// held-out hybrid 0.795/0.724/0.745 against keyword-only 0.752/0.690/0.712, and 0.903/0.860/
+// 0.855 against 0.894/0.858/0.856 (recall@5/MRR@10/nDCG@10). Fitted on all: 0.874/0.806/0.814.
+// Static vectors keep a real weight (0.4): with document-level evidence they no longer pull
+// the answer down. (Fitted with docPostings 4000; at 600, TestRetrievalQuality measures dev
+// hybrid 0.754/0.653/0.681 against keyword-only 0.718/0.631/0.659, mixed hybrid 0.924/0.869/
+// 0.869 against 0.890/0.850/0.852.)
+var fittedStatic = Weights{Keyword: 0.6, Vector: 0.4, Context: 0.25, Title: 0.3, Coverage: 0.5, Document: 0.5}
+
+// Floor is the least evidence a result must have to be shown: KeywordShare of the query's IDF
+// mass matched by its best chunk (BM25 / Σ IDF: a chunk of average length holding every query
+// term once scores 1), or a cosine of at least Vector while at least Known of the query's
+// words occur in the index. Below it, a result is filler.
+//
+// Known is for the static space: its vectors are hashes of words and their pieces, so a query
+// whose words the index does not hold ("zzzzqqq") still gets cosines of 0.3 from pieces
+// shared by accident, as high as real questions get (measured on the quality corpus: the top
+// cosine of 8 filler queries 0.22–0.33, standing 0.8–5.5 standard deviations above the other
+// candidates, against a median of 3.7 for the 235 questions: cosines alone cannot tell them
+// apart). A semantic space finds meaning without shared words: Known is 0 there.
+type Floor struct{ KeywordShare, Vector, Known float64 }
+
+// DefaultFloor is calibrated on the quality corpus by TestFitFusion (-fit), which prints, for a
+// grid of floors, the questions' recall@5 and MRR@10 against the results 8 filler queries still
+// get: the highest floor that costs no question. A semantic space has its own scale of cosines,
+// not calibrated here (tests have no Ollama): only the keyword floor applies there.
+func DefaultFloor(semantic bool) Floor {
+	if semantic {
+		return Floor{KeywordShare: fittedFloor.KeywordShare}
+	}
+	return fittedFloor
+}
+
+// Measured (TestFitFusion, 235 questions, 8 filler queries): no floor leaves the filler queries
+// 52 results; 0.2 / 0.3 leaves 36 and costs no question; 0.3 / 0.3 leaves 21 but costs recall@5
+// (0.874 → 0.866).
+var fittedFloor = Floor{KeywordShare: 0.2, Vector: 0.3, Known: 0.5}
 
 // Query is one search.
 type Query struct {
 	Text        string
 	Mode        string
 	Limit       int
-	PerDocument bool
+	PerDocument bool // kept for callers: results are one per document (group) either way
 	Filter      store.SearchFilter
 	Weights     *Weights // nil: DefaultWeights for the active space
+	Floor       *Floor   // nil: DefaultFloor for the active space
 	Fusion      string   // "rrf" or "weighted" (default)
 }
 
@@ -67,33 +116,56 @@ const (
 	FusionWeighted = "weighted" // weighted sum of each half's scores, each scaled by its best
 )
 
-// Result is one cited hit.
+// Result is one cited hit: the best chunk of a document, or of a group of documents that hold
+// the same passage (then it cites the most specific one and names the others in AlsoIn).
 type Result struct {
-	DocumentID string             `json:"document_id"`
-	Path       string             `json:"path,omitempty"`
-	Title      string             `json:"title"`
-	ChunkID    string             `json:"chunk_id"`
-	Snippet    string             `json:"snippet"`    // plain text: prose around the best matches, no markers
-	Highlights []Span             `json:"highlights"` // the matched words in Snippet, in UTF-16 code units (see Span)
-	LineStart  int                `json:"line_start"`
-	LineEnd    int                `json:"line_end"`
-	Page       int                `json:"page,omitempty"`
-	Heading    string             `json:"heading,omitempty"`
-	Score      float64            `json:"score"`
-	Modes      map[string]float64 `json:"modes"` // which halves found it, with their own scores
+	DocumentID  string             `json:"document_id"`
+	Path        string             `json:"path,omitempty"`
+	Title       string             `json:"title"`
+	ChunkID     string             `json:"chunk_id"`
+	Snippet     string             `json:"snippet"`    // plain text: prose around the best matches, no markers
+	Highlights  []Span             `json:"highlights"` // the matched words in Snippet, in UTF-16 code units (see Span)
+	LineStart   int                `json:"line_start"`
+	LineEnd     int                `json:"line_end"`
+	Page        int                `json:"page,omitempty"`
+	Heading     string             `json:"heading,omitempty"`
+	Score       float64            `json:"score"`
+	Modes       map[string]float64 `json:"modes"`                   // which halves found it, with their own scores
+	AlsoIn      []AlsoIn           `json:"also_in,omitempty"`       // other documents holding the same passage, most specific first (at most maxAlsoIn)
+	AlsoInCount int                `json:"also_in_count,omitempty"` // how many other documents hold it (AlsoIn may list fewer)
 }
+
+// AlsoIn is another document that holds a result's passage, with where it holds it.
+type AlsoIn struct {
+	DocumentID string `json:"document_id"`
+	Path       string `json:"path,omitempty"`
+	Title      string `json:"title"`
+	LineStart  int    `json:"line_start"`
+	LineEnd    int    `json:"line_end"`
+	Page       int    `json:"page,omitempty"`
+}
+
+// maxAlsoIn bounds a result's AlsoIn list: a passage in a hundred copies is one result naming a
+// few of them and counting the rest.
+const maxAlsoIn = 10
 
 // Response is a search's answer.
 type Response struct {
 	Mode    string   `json:"mode"`
 	Results []Result `json:"results"`
+	Dropped int      `json:"dropped,omitempty"` // documents found but left out for too little evidence (Floor)
 	TookMS  float64  `json:"took_ms"`
-	Notice  string   `json:"notice,omitempty"` // e.g. semantic asked but only keyword available
+	Notice  string   `json:"notice,omitempty"` // e.g. semantic asked but only keyword available; weaker results left out
 }
 
 // rrfK is reciprocal-rank fusion's constant: it flattens the advantage of the very first
 // ranks so that agreement between the two halves matters more than either's top pick.
 const rrfK = 60
+
+// candidateDepth is how many chunks each half brings to fusion, whatever the limit: the
+// ranking of the first results must not depend on how many were asked for (it did when the
+// depth was max(limit×4, 50)). 100 covers the largest limit with room for grouping.
+const candidateDepth = 100
 
 // Searcher answers queries.
 type Searcher struct {
@@ -101,28 +173,48 @@ type Searcher struct {
 	Vectors Vectors // nil: keyword only
 }
 
-// Search runs q. Keyword and vector candidates are gathered side by side (more than asked, so
-// fusion has room), fused (weighted, or by reciprocal rank), and ordered by score, ties by
-// chunk ID.
+// chunkCand is a candidate chunk with its evidence.
+type chunkCand struct {
+	hit    store.SearchHit
+	score  float64            // fused chunk evidence
+	share  float64            // keyword: share of the query's IDF mass (0 if not found by keyword)
+	cosine float64            // vector: cosine similarity (0 if not found by vectors)
+	byVec  bool               // found by the vector half
+	modes  map[string]float64 // for the result
+
+	vz       float64  // debug
+	shingles []uint64 // of its text, when its document is compared for shared passages
+}
+
+// Search runs q. Keyword and vector candidates are gathered side by side (a fixed depth),
+// fused per chunk, ranked per document (rank.go), near-identical documents grouped, results
+// below the floor of evidence dropped, and the rest cited by their best chunk. Ties are broken
+// by IDs.
 func (s *Searcher) Search(ctx context.Context, q Query) (*Response, error) {
 	start := time.Now()
 	resp := &Response{Mode: q.Mode, Results: []Result{}}
-	depth := max(q.Limit*4, 50)
+	depth := candidateDepth
 	useKeyword := q.Mode != ModeSemantic
 	useVector := q.Mode != ModeKeyword && s.Vectors != nil
 	if q.Mode == ModeSemantic && s.Vectors == nil {
 		useKeyword, resp.Notice = true, "no vector index yet: answered by keyword search"
 	}
-	w := DefaultWeights(useVector && s.Vectors.Semantic())
+	semantic := useVector && s.Vectors.Semantic()
+	w := DefaultWeights(semantic)
 	if q.Weights != nil {
 		w = *q.Weights
 	}
-	type cand struct {
-		hit   store.SearchHit
-		score float64
-		modes map[string]float64
+	if !useVector || !useKeyword {
+		// One half alone carries the whole chunk weight, so that keyword-only (or vector-only)
+		// search is the same ranking with the other half's evidence taken away, whatever the
+		// split between the halves.
+		w.Keyword, w.Vector = w.Keyword+w.Vector, w.Keyword+w.Vector
 	}
-	cands := map[int64]*cand{}
+	floor := DefaultFloor(semantic)
+	if q.Floor != nil {
+		floor = *q.Floor
+	}
+	cands := map[int64]*chunkCand{}
 	// contribution of a hit at rank (0-based) with raw score, given the half's best and worst
 	// scores among its candidates: min-max scaling, because static cosines cluster tightly
 	// (scaling by the best alone gave the 50th vector hit most of the weight of the first).
@@ -176,10 +268,13 @@ func (s *Searcher) Search(ctx context.Context, q Query) (*Response, error) {
 			}
 		}()
 	}
-	var khits []store.SearchHit
-	var kerr error
+	var (
+		khits []store.SearchHit
+		stats kwStats
+		kerr  error
+	)
 	if useKeyword {
-		if khits, kerr = keywordSearch(hctx, s.DB.Reader(), q.Text, q.Filter, depth, defaultKeywordBudget); kerr != nil {
+		if khits, stats, kerr = keywordSearch(hctx, s.DB.Reader(), q.Text, q.Filter, depth, defaultKeywordBudget); kerr != nil {
 			cancel()
 		}
 	}
@@ -187,8 +282,33 @@ func (s *Searcher) Search(ctx context.Context, q Query) (*Response, error) {
 	if err := firstCause(ctx, kerr, verr); err != nil {
 		return nil, err
 	}
+	known := 1.0
+	switch {
+	case floor.Known <= 0 || !useVector:
+	case useKeyword:
+		known = stats.known
+	default: // vectors alone: which of the query's words does the index hold?
+		k, err := knownShare(ctx, s.DB.Reader(), q.Text)
+		if err != nil {
+			return nil, err
+		}
+		known = k
+	}
+	vectorFloor := floor.Vector
+	if !useKeyword {
+		// Vectors alone: the static space's cosines do not tell filler from answers (see
+		// Floor; the cosine floor cost semantic-only search half its recall@5 on the 71
+		// questions), so only the known-words rule applies.
+		vectorFloor = math.Inf(-1)
+	}
+	if known < floor.Known {
+		vectorFloor = math.Inf(1) // no vector evidence counts: see Floor
+	}
 	for rank, h := range khits {
-		c := &cand{hit: h, modes: map[string]float64{ModeKeyword: round(h.Score)}}
+		c := &chunkCand{hit: h, share: stats.share(h.Score), modes: map[string]float64{ModeKeyword: round(h.Score)}}
+		if stats.mass <= 0 {
+			c.share = 1 // the query's terms could not be weighed here (FTS5 ranked alone): no floor
+		}
 		c.score = contrib(w.Keyword, rank, h.Score, khits[0].Score, khits[len(khits)-1].Score)
 		cands[h.ChunkRowID] = c
 	}
@@ -205,10 +325,11 @@ func (s *Searcher) Search(ctx context.Context, q Query) (*Response, error) {
 				if !pass {
 					continue // filtered out (or removed since it was indexed)
 				}
-				c = &cand{hit: h, modes: map[string]float64{}}
+				c = &chunkCand{hit: h, modes: map[string]float64{}}
 				cands[v.RowID] = c
 			}
 			c.modes["vector"] = round(v.Score)
+			c.cosine, c.byVec = v.Score, true
 			c.score += contrib(w.Vector, rank, v.Score, best, worst)
 			rank++
 			if rank >= depth {
@@ -216,58 +337,32 @@ func (s *Searcher) Search(ctx context.Context, q Query) (*Response, error) {
 			}
 		}
 	}
-	list := make([]*cand, 0, len(cands))
-	for _, c := range cands {
-		list = append(list, c)
+	groups, texts, err := s.rank(ctx, cands, stats, w)
+	if err != nil {
+		return nil, err
 	}
-	sort.Slice(list, func(i, j int) bool {
-		if list[i].score != list[j].score {
-			return list[i].score > list[j].score
-		}
-		return list[i].hit.ChunkID < list[j].hit.ChunkID
-	})
-	// Highlighted excerpts, only for what is shown. Texts are read a few candidates at a time:
-	// a candidate whose chunk holds no prose (only a reference-definition block or an HTML
-	// comment, in a document stored from Markdown source) is no result on its own, nor is one
-	// that keyword search found only by words inside its markup; the next one takes its place.
-	seenDoc := map[string]bool{}
-	for next := 0; next < len(list) && len(resp.Results) < q.Limit; {
-		var batch []*cand
-		for ; next < len(list) && len(batch) < max(q.Limit-len(resp.Results), 8); next++ {
-			if c := list[next]; !q.PerDocument || !seenDoc[c.hit.DocumentID] {
-				batch = append(batch, c)
-			}
-		}
-		rowids := make([]int64, len(batch))
-		for i, c := range batch {
-			rowids[i] = c.hit.ChunkRowID
-		}
-		texts, err := store.ChunkTexts(ctx, s.DB.Reader(), rowids)
-		if err != nil {
-			return nil, err
-		}
-		for _, c := range batch {
-			if len(resp.Results) == q.Limit {
-				break
-			}
-			h := c.hit
-			if q.PerDocument && seenDoc[h.DocumentID] {
-				continue
-			}
-			t, ok := texts[h.ChunkRowID]
-			if !ok {
-				t = h.Snippet // the chunk's opening, as the store gave it
-			}
-			snippet, spans, inMarkup := snippet(t, q.Text, 32)
-			if _, byMeaning := c.modes["vector"]; snippet == "" || inMarkup && !byMeaning {
-				continue // only markup, or found only by words in its markup
-			}
-			seenDoc[h.DocumentID] = true
-			resp.Results = append(resp.Results, Result{DocumentID: h.DocumentID, Path: h.Path, Title: h.Title, ChunkID: h.ChunkID,
-				Snippet: snippet, Highlights: spans, LineStart: h.LineStart, LineEnd: h.LineEnd, Page: h.Page, Heading: strings.TrimSpace(inline(h.Heading)),
-				Score: round(c.score), Modes: c.modes})
+	// The floor of evidence: a group is kept if some chunk of it passes either half's floor.
+	kept := groups[:0]
+	for _, g := range groups {
+		if g.passes(floor.KeywordShare, vectorFloor, useKeyword, useVector) {
+			kept = append(kept, g)
+		} else {
+			resp.Dropped++
 		}
 	}
+	groups = kept
+	if resp.Dropped > 0 {
+		n := fmt.Sprintf("%d weaker results left out", resp.Dropped)
+		if resp.Dropped == 1 {
+			n = "1 weaker result left out"
+		}
+		resp.Notice = strings.TrimPrefix(resp.Notice+"; "+n, "; ")
+	}
+	results, err := s.cite(ctx, q, groups, texts)
+	if err != nil {
+		return nil, err
+	}
+	resp.Results = append(resp.Results, results...)
 	resp.TookMS = float64(time.Since(start).Microseconds()) / 1000
 	return resp, nil
 }

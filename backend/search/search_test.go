@@ -60,7 +60,7 @@ func TestSearchHybridIsDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(first.Results) != 10 {
+		if len(first.Results) < 3 { // one per document, weak ones dropped (the floor)
 			t.Fatalf("%q: %d results", q, len(first.Results))
 		}
 		both := 0

@@ -152,3 +152,38 @@ func MatchCount(ctx context.Context, q Q, match string) (int, error) {
 	}
 	return n, nil
 }
+
+// ChunkDocuments maps chunk rowids to their documents, in one statement (the rowids go in as
+// one JSON array), and about how many documents there are, for document-level BM25.
+func ChunkDocuments(ctx context.Context, q Q, rowids []int64) (map[int64]string, int, error) {
+	sorted := slices.Sorted(slices.Values(rowids))
+	list, err := json.Marshal(sorted)
+	if err != nil {
+		return nil, 0, fmt.Errorf("chunk documents: %w", err)
+	}
+	// The number of documents, for their average length: the highest rowid, read from the end of
+	// the b-tree, not a count, which scanned 10k documents (a third of the ranking's time at
+	// 100k chunks). It counts removed documents too: close enough for a length normalisation.
+	var docs int
+	if err := q.QueryRowContext(ctx, `SELECT coalesce(max(rowid), 0) FROM documents`).Scan(&docs); err != nil {
+		return nil, 0, fmt.Errorf("chunk documents: %w", err)
+	}
+	rows, err := q.QueryContext(ctx, `SELECT rowid, document_id FROM chunks WHERE rowid IN (SELECT value FROM json_each(?))`, string(list))
+	if err != nil {
+		return nil, 0, fmt.Errorf("chunk documents: %w", err)
+	}
+	defer rows.Close()
+	out := make(map[int64]string, len(rowids))
+	for rows.Next() {
+		var id int64
+		var doc string
+		if err := rows.Scan(&id, &doc); err != nil {
+			return nil, 0, fmt.Errorf("chunk documents: %w", err)
+		}
+		out[id] = doc
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("chunk documents: %w", err)
+	}
+	return out, docs, nil
+}

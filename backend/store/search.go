@@ -169,3 +169,43 @@ func VectorBlobsSince(ctx context.Context, q Q, space string, after int64, fn fu
 	}
 	return nil
 }
+
+// DocRef is a document as a search result names it: where it is and how big it is.
+type DocRef struct {
+	DocumentID  string
+	Path        string
+	Title       string
+	Size        int64  // bytes of the file or text: the smaller of two documents holding one passage is the more specific
+	Chunks      int    // how many chunks it has
+	DuplicateOf string // the document whose content it shares (a byte-identical copy), or ""
+}
+
+// DocRefs loads the given documents, and every live document recorded as a duplicate of one of
+// them (byte-identical copies hold no chunks of their own, so search never meets them), in
+// one batched query per few hundred IDs.
+func DocRefs(ctx context.Context, q Q, ids []string) (map[string]DocRef, error) {
+	out := make(map[string]DocRef, len(ids))
+	err := inBatches(ids, func(part []string) error {
+		args := make([]any, 0, 2*len(part))
+		for _, id := range part {
+			args = append(args, id)
+		}
+		args = append(args, args...)
+		rows, err := q.QueryContext(ctx, `SELECT document_id, coalesce(path, ''), title, size, coalesce(duplicate_of, ''),
+			(SELECT coalesce(max(c.ordinal), -1) + 1 FROM chunks c WHERE c.document_id = d.document_id) FROM documents d
+			WHERE (document_id IN (`+qmarks(len(part))+`) OR duplicate_of IN (`+qmarks(len(part))+`)) AND status NOT IN ('removed', 'failed')`, args...)
+		if err != nil {
+			return fmt.Errorf("load documents: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var d DocRef
+			if err := rows.Scan(&d.DocumentID, &d.Path, &d.Title, &d.Size, &d.DuplicateOf, &d.Chunks); err != nil {
+				return fmt.Errorf("load documents: %w", err)
+			}
+			out[d.DocumentID] = d
+		}
+		return rows.Err()
+	})
+	return out, err
+}

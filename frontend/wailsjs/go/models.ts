@@ -215,6 +215,7 @@ export namespace engine {
 	export interface SearchResponse {
 	    mode: string;
 	    results: search.Result[];
+	    dropped?: number;
 	    took_ms: number;
 	    notice?: string;
 	    embedder?: EmbeddingStatus;
@@ -317,6 +318,19 @@ export namespace ingest {
 
 export namespace search {
 	
+	export interface AlsoIn {
+	    document_id: string;
+	    path?: string;
+	    title: string;
+	    line_start: number;
+	    line_end: number;
+	    page?: number;
+	}
+	export interface Floor {
+	    KeywordShare: number;
+	    Vector: number;
+	    Known: number;
+	}
 	export interface Result {
 	    document_id: string;
 	    path?: string;
@@ -330,10 +344,20 @@ export namespace search {
 	    heading?: string;
 	    score: number;
 	    modes: Record<string, number>;
+	    also_in?: AlsoIn[];
+	    also_in_count?: number;
 	}
 	export interface Span {
 	    start: number;
 	    end: number;
+	}
+	export interface Weights {
+	    Keyword: number;
+	    Vector: number;
+	    Context: number;
+	    Title: number;
+	    Coverage: number;
+	    Document: number;
 	}
 
 }
