@@ -51,6 +51,14 @@ type Question struct {
 // fetch enough chunks to cover k documents.
 type Ranker func(ctx context.Context, query string, k int) ([]string, error)
 
+// GroupRanker answers a query with results that may each stand for several
+// documents: a search that shows one passage held by several documents as one
+// result (the most specific document cited first, the others named with it)
+// returns that result as one group. Each group takes one rank; a relevant
+// document anywhere in a group counts at that rank, so copies folded into one
+// result are neither lost to recall nor allowed to take two places.
+type GroupRanker func(ctx context.Context, query string, k int) ([][]string, error)
+
 // Score is the result of evaluating one search mode over all questions.
 type Score struct {
 	Mode        string
@@ -113,6 +121,12 @@ func QuestionsFile() string { return filepath.Join(testdataDir(), "questions.jso
 // exports, PDFs, copies; issue 13). They are kept apart from QuestionsFile so
 // that the figures of the original set stay comparable across releases.
 func MixedQuestionsFile() string { return filepath.Join(testdataDir(), "questions-mixed.json") }
+
+// HeldOutQuestionsFile is the absolute path of questions written by an author
+// who saw neither the other question files nor any search output, and kept out
+// of the ranking's fitting (TestFitFusion never reads them): the figures on it
+// say how the ranking does on questions it was not tuned to.
+func HeldOutQuestionsFile() string { return filepath.Join(testdataDir(), "questions-heldout.json") }
 
 // LoadQuestions reads and checks a questions file. It refuses a file with a
 // missing id or question, a duplicate id, no relevant documents, or a relevant
@@ -191,6 +205,25 @@ func docKey(corpus, p string) (string, error) {
 // ranks are counted, so chunk-level rankers are not penalised for returning
 // the same document twice, nor rewarded for it.
 func Evaluate(ctx context.Context, mode string, qs []Question, rank Ranker) (Score, error) {
+	if rank == nil {
+		return Score{}, errors.New("quality: nil ranker")
+	}
+	return EvaluateGroups(ctx, mode, qs, func(ctx context.Context, query string, k int) ([][]string, error) {
+		paths, err := rank(ctx, query, k)
+		groups := make([][]string, len(paths))
+		for i, p := range paths {
+			groups[i] = []string{p}
+		}
+		return groups, err
+	})
+}
+
+// EvaluateGroups is Evaluate for a ranker whose results may each hold several
+// documents (see GroupRanker). In nDCG a group's relevant documents count as if
+// listed one after another from its rank, so one result naming both copies of a
+// relevant text scores as two results for them would at the same ranks (capped
+// at 1, since a later group may then share a counted rank).
+func EvaluateGroups(ctx context.Context, mode string, qs []Question, rank GroupRanker) (Score, error) {
 	if len(qs) == 0 {
 		return Score{}, errors.New("quality: no questions")
 	}
@@ -212,41 +245,56 @@ func Evaluate(ctx context.Context, mode string, qs []Question, rank Ranker) (Sco
 		if len(relevant) == 0 {
 			return Score{}, fmt.Errorf("quality: %s lists no relevant document", q.ID)
 		}
-		paths, err := rank(ctx, q.Question, max(mrrCutoff, ndcgCutoff))
+		groups, err := rank(ctx, q.Question, max(mrrCutoff, ndcgCutoff))
 		if err != nil {
 			return Score{}, fmt.Errorf("quality: %s: %w", q.ID, err)
 		}
 		one := QScore{ID: q.ID}
-		seen := make(map[string]bool, len(paths))
-		found := 0
+		seen := make(map[string]bool)
+		found, pos := 0, 0
 		dcg := 0.0
-		for _, p := range paths {
-			key, err := docKey(corpus, p)
-			if err != nil {
-				return Score{}, fmt.Errorf("quality: %s: ranker returned %w", q.ID, err)
+		for _, g := range groups {
+			gain := 0
+			fresh := false
+			for _, p := range g {
+				key, err := docKey(corpus, p)
+				if err != nil {
+					return Score{}, fmt.Errorf("quality: %s: ranker returned %w", q.ID, err)
+				}
+				if seen[key] {
+					continue
+				}
+				seen[key] = true
+				fresh = true
+				if relevant[key] {
+					gain++
+				}
 			}
-			if seen[key] {
-				continue
+			if !fresh {
+				continue // a document already ranked: only its first occurrence counts
 			}
-			seen[key] = true
-			pos := len(seen)
+			pos++
 			if pos > max(mrrCutoff, ndcgCutoff) {
 				break
 			}
-			if !relevant[key] {
+			if gain == 0 {
 				continue
 			}
 			if one.FirstRelevantRank == 0 {
 				one.FirstRelevantRank = pos
 			}
 			if pos <= recallCutoff {
-				found++
+				found += gain
 			}
-			if pos <= ndcgCutoff {
-				dcg += 1 / math.Log2(float64(pos)+1)
+			// The group's relevant documents count as if listed one after another from its
+			// rank (a result naming two copies is worth the two of them at ranks p and p+1).
+			for i := range gain {
+				if pos+i <= ndcgCutoff {
+					dcg += 1 / math.Log2(float64(pos+i)+1)
+				}
 			}
 		}
-		one.NDCGAt10 = dcg / idealDCG(len(relevant))
+		one.NDCGAt10 = min(1, dcg/idealDCG(len(relevant)))
 		one.RecallAt5 = float64(found) / float64(len(relevant))
 		s.RecallAt5 += one.RecallAt5
 		s.NDCGAt10 += one.NDCGAt10

@@ -447,6 +447,9 @@ func checkConvention(t *testing.T, path string) []Question {
 
 func TestQuestionConvention(t *testing.T) {
 	checkConvention(t, QuestionsFile())
+	if qs := checkConvention(t, HeldOutQuestionsFile()); len(qs) < 50 {
+		t.Errorf("%d held-out questions, want at least 50", len(qs))
+	}
 }
 
 // TestMixedQuestionsFile checks the questions over the documents of other
@@ -491,4 +494,33 @@ func TestMixedQuestionsFile(t *testing.T) {
 		}
 	}
 	t.Logf("%d mixed questions: %v", len(qs), shapes)
+}
+
+// One result standing for two copies of the relevant text takes one rank and
+// finds both: recall 1, MRR 1, nDCG 1. A document already ranked in an earlier
+// group does not take a second rank.
+func TestEvaluateGroups(t *testing.T) {
+	qs := []Question{{ID: "g", Question: "q", Relevant: []string{"corpus/man-tar.txt", "corpus/man-gzip.txt"}}}
+	rank := func(groups [][]string) GroupRanker {
+		return func(context.Context, string, int) ([][]string, error) { return groups, nil }
+	}
+	s, err := EvaluateGroups(context.Background(), "g", qs, rank([][]string{{"man-tar.txt", "man-gzip.txt"}, {"man-xz.txt"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !near(s.RecallAt5, 1) || !near(s.MRRAt10, 1) || !near(s.NDCGAt10, 1) {
+		t.Errorf("one group holding both: %v", s)
+	}
+	// The relevant pair behind a miss and a repeat of the miss: rank 2, not 3.
+	s, err = EvaluateGroups(context.Background(), "g", qs, rank([][]string{{"man-xz.txt"}, {"man-xz.txt"}, {"man-gzip.txt", "man-tar.txt"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !near(s.MRRAt10, 0.5) || !near(s.RecallAt5, 1) {
+		t.Errorf("group at rank 2: %v", s)
+	}
+	want := (1/math.Log2(3) + 1/math.Log2(4)) / (1 + 1/math.Log2(3))
+	if !near(s.NDCGAt10, want) {
+		t.Errorf("nDCG@10 = %v, want %v", s.NDCGAt10, want)
+	}
 }
