@@ -104,6 +104,44 @@ test("find it through search, with highlights and a citation", async () => {
   await shot("4-document");
 });
 
+test("the same passage in a bigger document is one result that names it", async () => {
+  await byId("nav-library").click();
+  await byId("file-input").waitFor({ state: "attached" });
+  // A yearly report that holds the survey note word for word, among other sections: the note
+  // is the more specific document, so the result cites it and names the report.
+  const file = join(data, "..", `wetland-report-${process.pid}.md`);
+  writeFileSync(file, `# Wetland report 2025
+
+## Reed beds
+
+The reed beds along the eastern bank were cut back in February to let new shoots through.
+Volunteers cleared three tonnes of cuttings and left brash piles for wrens and voles.
+
+## Heron survey 2025
+
+Counted by Ada Lovelace (ada@example.com) on 2025-05-14.
+
+The grey heron colony by the river rose to 42 nests this spring.
+Funding: €1,250.00 from the county.
+
+## Otters
+
+Spraint was found under the footbridge twice in June, the first sign of otters since 2019.
+Camera traps are planned for the autumn.
+`);
+  await byId("file-input").setInputFiles(file);
+  await page.locator('[data-testid="doc-row"][data-status="analyzed"]', { hasText: "Wetland report" }).first().waitFor({ timeout: 30000 });
+  await page.keyboard.press("/");
+  await byId("search-input").fill("grey heron colony nests");
+  const result = byId("search-result").first();
+  await result.waitFor({ timeout: 10000 });
+  await page.waitForFunction(() => document.querySelector('[data-testid="result-also-in"]'), null, { timeout: 10000 });
+  assert.match(await result.innerText(), /Heron survey/, "the smaller document is cited");
+  assert.match(await result.locator('[data-testid="result-also-in"]').innerText(), /Also in 1 other document: .*wetland-report/);
+  assert.equal(await page.locator('[data-testid="search-result"]', { hasText: "Wetland report" }).count(), 0, "the report is not a second result");
+  await shot("4b-search-also-in");
+});
+
 test("open an entity and a field's provenance", async () => {
   const link = byId("entity-link").first();
   await link.waitFor({ timeout: 10000 });
