@@ -3,9 +3,12 @@ package engine_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/strata-app/strata/backend/engine"
+	"github.com/strata-app/strata/backend/store"
 )
 
 func withStaticEmbedder(c *engine.Config) { c.Embedder = "static" }
@@ -71,4 +74,81 @@ func BenchmarkStatus(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// The census counters (census_counts, kept by triggers) equal a full count of the rows after
+// each write of a realistic sequence through the engine: files ingested, one changed and
+// ingested again, one that fails, one removed, the chunks embedded into a second space, and
+// that space's vectors deleted.
+func TestCensusCountersMatchAFullCount(t *testing.T) {
+	dir := t.TempDir()
+	e := open(t, withStaticEmbedder)
+	ctx := context.Background()
+	db := e.DB()
+	const other = "ollama/other-model/2"
+	check := func(step string) {
+		t.Helper()
+		space := pollStatus(t, e).Embeddings.Space
+		for _, sp := range []string{space, other} {
+			v, c, err := store.CountEmbeddings(ctx, db.Reader(), sp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wv, wc, err := store.RecountEmbeddings(ctx, db.Reader(), sp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v != wv || c != wc {
+				t.Fatalf("%s: %s counters %d vectors / %d live chunks, rows %d / %d", step, sp, v, c, wv, wc)
+			}
+		}
+	}
+	var ids []string
+	for i := range 4 {
+		p := write(t, filepath.Join(dir, fmt.Sprintf("n%d.md", i)), fmt.Sprintf("# Note %d\n\nalpha beta %d\n\n## More\n\ngamma delta %d\n", i, i, i))
+		ids = append(ids, ingestFile(t, e, p).DocumentID)
+	}
+	settle(t, e, ids...)
+	check("four files ingested")
+
+	p := write(t, filepath.Join(dir, "n0.md"), "# Note 0, changed\n\nepsilon\n")
+	settle(t, e, ingestFile(t, e, p).DocumentID)
+	check("a file changed and ingested again")
+
+	bad := write(t, filepath.Join(dir, "truncated.pdf"), "%PDF-1.4\n1 0 obj\n<< /Type /Catalog")
+	if d := settle(t, e, ingestFile(t, e, bad).DocumentID)[0]; d.Status != "failed" {
+		t.Fatalf("truncated PDF: %s", d.Status)
+	}
+	check("a file failed")
+
+	os.Remove(filepath.Join(dir, "n1.md"))
+	if _, _, err := e.Reconcile(ctx, local, dir); err != nil {
+		t.Fatal(err)
+	}
+	check("a file removed")
+
+	var list []store.Embedding
+	rows, err := db.ReadDB().QueryContext(ctx, `SELECT rowid FROM chunks`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var r int64
+		rows.Scan(&r)
+		list = append(list, store.Embedding{ChunkRowID: r, Vector: []float32{1, 0}})
+	}
+	rows.Close()
+	for _, part := range [][]store.Embedding{list[:2], list} { // halfway, then all (two again)
+		if err := db.WriteTx(ctx, func(tx *store.Tx) error { return store.InsertEmbeddings(ctx, tx, other, part) }); err != nil {
+			t.Fatal(err)
+		}
+		check("re-embedded into a second space")
+	}
+	if err := db.WriteTx(ctx, func(tx *store.Tx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM embeddings WHERE space = ?`, other)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	check("the second space's vectors deleted")
 }
