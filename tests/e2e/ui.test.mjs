@@ -104,6 +104,31 @@ test("find it through search, with highlights and a citation", async () => {
   await shot("4-document");
 });
 
+test("open an entity and a field's provenance", async () => {
+  const link = byId("entity-link").first();
+  await link.waitFor({ timeout: 10000 });
+  await link.click();
+  await byId("entity-view").waitFor();
+  const field = byId("field-row").first();
+  await field.waitFor();
+  await field.click();
+  const prov = byId("provenance-panel");
+  await prov.waitFor({ timeout: 10000 });
+  // The panel opens at once with "Tracing…" and fills in when the provenance arrives: wait for
+  // the content, not for the panel. Plain words first (file, line, reader, who added it); the
+  // internal terms only under "Details".
+  const sentence = byId("provenance-sentence");
+  await sentence.waitFor({ timeout: 10000 });
+  const said = await sentence.innerText();
+  assert.match(said, /^from .*heron-survey-\d+\.md, (line \d+, )?(read by the Markdown reader|recorded when the file was added) on \d+ \w+/, said);
+  assert.match(said, /added in the Strata app/, "a file added through the browser is the app's, not the cli's");
+  assert.doesNotMatch(await prov.innerText(), /specificity|payload/i, "internal terms wait under Details");
+  await byId("provenance-details").locator("summary").click();
+  assert.match(await prov.innerText(), /obs_/);
+  await shot("5-entity-provenance");
+  await page.keyboard.press("Escape");
+});
+
 test("the same passage in a bigger document is one result that names it", async () => {
   await byId("nav-library").click();
   await byId("file-input").waitFor({ state: "attached" });
@@ -140,31 +165,6 @@ Camera traps are planned for the autumn.
   assert.match(await result.locator('[data-testid="result-also-in"]').innerText(), /Also in 1 other document: .*wetland-report/);
   assert.equal(await page.locator('[data-testid="search-result"]', { hasText: "Wetland report" }).count(), 0, "the report is not a second result");
   await shot("4b-search-also-in");
-});
-
-test("open an entity and a field's provenance", async () => {
-  const link = byId("entity-link").first();
-  await link.waitFor({ timeout: 10000 });
-  await link.click();
-  await byId("entity-view").waitFor();
-  const field = byId("field-row").first();
-  await field.waitFor();
-  await field.click();
-  const prov = byId("provenance-panel");
-  await prov.waitFor({ timeout: 10000 });
-  // The panel opens at once with "Tracing…" and fills in when the provenance arrives: wait for
-  // the content, not for the panel. Plain words first (file, line, reader, who added it); the
-  // internal terms only under "Details".
-  const sentence = byId("provenance-sentence");
-  await sentence.waitFor({ timeout: 10000 });
-  const said = await sentence.innerText();
-  assert.match(said, /^from .*heron-survey-\d+\.md, (line \d+, )?(read by the Markdown reader|recorded when the file was added) on \d+ \w+/, said);
-  assert.match(said, /added in the Strata app/, "a file added through the browser is the app's, not the cli's");
-  assert.doesNotMatch(await prov.innerText(), /specificity|payload/i, "internal terms wait under Details");
-  await byId("provenance-details").locator("summary").click();
-  assert.match(await prov.innerText(), /obs_/);
-  await shot("5-entity-provenance");
-  await page.keyboard.press("Escape");
 });
 
 test("the embedder card says the static fallback is in use", async () => {
