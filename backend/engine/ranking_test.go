@@ -51,21 +51,29 @@ func TestSamePassageIsOneResult(t *testing.T) {
 	for _, tc := range []struct {
 		query, cited string
 		others       []string
+		twin         string // a byte-identical copy of cited: as specific, either may be cited
 	}{
 		{"what happens to a value when its owner goes out of scope", "rust-book/ch04-01-what-is-ownership.html",
-			[]string{"rust-book/print.html", "copies/backup/ch04-01-what-is-ownership.html"}},
-		{"fontconfig configuration file font matching", "fontconfig-user.txt", []string{"pdf/fontconfig-user.pdf"}},
-		{"join path segments with the platform separator", "nodejs-api/path.md", []string{"nodejs-api-html/path.html"}},
+			[]string{"rust-book/print.html", "copies/backup/ch04-01-what-is-ownership.html"}, "copies/backup/ch04-01-what-is-ownership.html"},
+		{"fontconfig configuration file font matching", "fontconfig-user.txt", []string{"pdf/fontconfig-user.pdf"}, ""},
+		{"join path segments with the platform separator", "nodejs-api/path.md", []string{"nodejs-api-html/path.html"}, ""},
 	} {
 		for _, mode := range []string{"hybrid", "keyword"} {
 			resp := searchCorpus(t, engine.SearchRequest{Query: tc.query, Mode: mode})
 			got := paths(t, resp)
-			i := slices.Index(got, tc.cited)
+			cited, others := tc.cited, tc.others
+			i := slices.Index(got, cited)
+			if j := slices.Index(got, tc.twin); tc.twin != "" && i < 0 && j >= 0 {
+				// The copy is cited (registered first: the store keeps the first of identical
+				// files as the original): then the chapter must be named with it.
+				i, cited = j, tc.twin
+				others = append([]string{tc.cited}, slices.DeleteFunc(slices.Clone(others), func(o string) bool { return o == tc.twin })...)
+			}
 			if i < 0 {
 				t.Errorf("%s %q: %s not among %v", mode, tc.query, tc.cited, got)
 				continue
 			}
-			for _, o := range tc.others {
+			for _, o := range others {
 				if slices.Contains(got, o) {
 					t.Errorf("%s %q: %s is a result of its own besides %s: %v", mode, tc.query, o, tc.cited, got)
 				}
@@ -78,12 +86,12 @@ func TestSamePassageIsOneResult(t *testing.T) {
 					t.Errorf("%s %q: also_in %s has no place: %+v", mode, tc.query, a.Path, a)
 				}
 			}
-			for _, o := range tc.others {
+			for _, o := range others {
 				if !slices.Contains(also, o) {
-					t.Errorf("%s %q: %s also_in %v lacks %s", mode, tc.query, tc.cited, also, o)
+					t.Errorf("%s %q: %s also_in %v lacks %s", mode, tc.query, cited, also, o)
 				}
 			}
-			if r.AlsoInCount < len(tc.others) || r.AlsoInCount < len(r.AlsoIn) {
+			if r.AlsoInCount < len(others) || r.AlsoInCount < len(r.AlsoIn) {
 				t.Errorf("%s %q: also_in_count %d, also_in %v", mode, tc.query, r.AlsoInCount, also)
 			}
 		}
