@@ -100,9 +100,10 @@ func TestSamePassageIsOneResult(t *testing.T) {
 
 // Failure mode 2: the document that is about the question gains on documents with one lucky
 // chunk (the issue's own example: "look up the IP address for a host name" is answered by the DNS
-// page; the net and https references have one chunk about a lookup). With the fitted weights the
-// DNS page climbs but net.md still ranks above it (see the report); ranking by chunks alone puts
-// it lower.
+// page; the net and https references have one chunk about a lookup). Document-level evidence
+// lifts the DNS page (ranking by chunks alone puts it lower), and the query's compounds ("look
+// up" → "lookup", "host name" → "hostname", the words the DNS page uses) put it first among the
+// Node pages.
 func TestDocumentLevelEvidence(t *testing.T) {
 	const q = "Look up the IP address for a host name"
 	chunksOnly := search.DefaultWeights(false)
@@ -122,6 +123,13 @@ func TestDocumentLevelEvidence(t *testing.T) {
 	}
 	if https := slices.Index(gotWith, "nodejs-api/https.md"); https >= 0 && https < slices.Index(gotWith, "nodejs-dns.md") {
 		t.Errorf("https.md ranks above nodejs-dns.md: %v", gotWith)
+	}
+	for _, mode := range []string{"hybrid", "keyword"} {
+		got := paths(t, searchCorpus(t, engine.SearchRequest{Query: q, Mode: mode}))
+		first := slices.IndexFunc(got, func(p string) bool { return strings.HasPrefix(p, "nodejs") })
+		if first < 0 || got[first] != "nodejs-dns.md" {
+			t.Errorf("%s: nodejs-dns.md is not the first Node page: %v", mode, got)
+		}
 	}
 }
 

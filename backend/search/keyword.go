@@ -68,6 +68,8 @@ type kwPhrase struct {
 	complete bool     // rowids holds every match
 	df       float64  // document frequency, exact when complete
 	bits     []int    // matcher bit of each token
+	compound bool     // adjacent query words written as one (queryCompounds): not typed, so not counted in known
+	parts    []int    // a compound's words that are terms of the query, by index in phrases
 }
 
 // kwStats is what a keyword search learned of the query's terms, for the ranking above it:
@@ -86,6 +88,10 @@ type termPostings struct {
 	idf    float64
 	uses   int
 	rowids []int64
+	// A compound's words among the postings (by index), whose evidence it replaces where it is
+	// the better (docBM25); nil for a word.
+	parts    []int
+	compound bool
 }
 
 // docPostings bounds the postings mapped to documents for document-level BM25: one b-tree
@@ -105,23 +111,39 @@ func (st kwStats) share(score float64) float64 {
 
 func statsOf(phrases []*kwPhrase, n float64) kwStats {
 	st := kwStats{idf: make(map[string]float64, len(phrases))}
+	typed := 0
 	for _, p := range phrases {
 		idf := bm25IDF(p.df, n)
 		st.idf[strings.Join(p.toks, " ")] = idf
+		if p.compound {
+			// The words it joins, written as one: a chunk scores the better of the two spellings
+			// (bm25.score), so the pair counts once in the mass, by its words, and a share means
+			// what it did (a chunk of average length holding every typed word once: 1).
+			continue
+		}
 		st.mass += idf * float64(p.uses)
+		typed++
 		if p.df > 0 {
 			st.known++
 		}
 	}
-	if len(phrases) > 0 {
-		st.known /= float64(len(phrases))
+	if typed > 0 {
+		st.known /= float64(typed)
 	}
 	st.chunks = n
 	total := 0
-	for _, p := range phrases {
+	at := map[int]int{} // phrase → its postings
+	for i, p := range phrases {
 		if p.complete && len(p.rowids) > 0 && total+len(p.rowids) <= docPostings {
 			total += len(p.rowids)
-			st.postings = append(st.postings, termPostings{bm25IDF(p.df, n), p.uses, p.rowids})
+			tp := termPostings{idf: bm25IDF(p.df, n), uses: p.uses, rowids: p.rowids, compound: p.compound}
+			for _, k := range p.parts {
+				if j, ok := at[k]; ok {
+					tp.parts = append(tp.parts, j)
+				}
+			}
+			at[i] = len(st.postings)
+			st.postings = append(st.postings, tp)
 		}
 	}
 	return st
@@ -175,6 +197,38 @@ func keywordSearch(ctx context.Context, q store.Q, text string, f store.SearchFi
 	if len(phrases) == 0 || nbits > maxKeywordBits {
 		return exact()
 	}
+	// Adjacent words written as one (queryCompounds: "host name" → "hostname"), as further terms
+	// while matcher bits last: the probe below is their lookup, and those the index does not hold
+	// are dropped after it. A compound stands for the words it joins: a chunk scores the better
+	// of the two spellings (bm25.score), as does a document (docBM25); it is not one of the
+	// typed words that `known` counts. A query with compounds is always scored here, FTS5's own
+	// ranking would add a compound's score to its words'.
+	typed := len(phrases)
+	for _, cw := range queryCompounds(text) {
+		c := cw.word
+		if nbits+len(phrases)-typed >= maxKeywordBits {
+			break
+		}
+		toks := ftsTokens(c)
+		if len(toks) != 1 {
+			continue
+		}
+		if _, ok := byKey[toks[0]]; ok {
+			continue // the query has the word itself
+		}
+		p := &kwPhrase{toks: toks, fetch: queryTerm{text: c}.expr(), pos: len(terms) + len(phrases), uses: 1, compound: true}
+		for _, w := range []string{cw.first, cw.second} {
+			if wt := ftsTokens(w); len(wt) == 1 {
+				for _, key := range []string{wt[0], wt[0] + "*"} {
+					if k, ok := byKey[key]; ok && !phrases[k].compound {
+						p.parts = append(p.parts, k)
+					}
+				}
+			}
+		}
+		byKey[toks[0]] = len(phrases)
+		phrases = append(phrases, p)
+	}
 
 	// Probe each term: a rare one is read whole, a common one reveals itself.
 	err := inParallel(ctx, len(phrases), func(i int) error {
@@ -190,6 +244,20 @@ func keywordSearch(ctx context.Context, q store.Q, text string, f store.SearchFi
 	if err != nil {
 		return nil, st, err
 	}
+	withCompounds := false
+	kept := phrases[:0]
+	for _, p := range phrases {
+		if !p.compound {
+			kept = append(kept, p)
+		} else if len(p.rowids) > 0 {
+			p.bits = []int{nbits}
+			nbits++
+			occ = append(occ, len(kept))
+			kept = append(kept, p)
+			withCompounds = true
+		}
+	}
+	phrases = kept
 	total, allComplete := 0, true
 	for _, p := range phrases {
 		total += len(p.rowids)
@@ -203,7 +271,7 @@ func keywordSearch(ctx context.Context, q store.Q, text string, f store.SearchFi
 		return nil, st, nil
 	}
 	n := float64(totals.Rows)
-	if allComplete && total <= bud.exact {
+	if allComplete && total <= bud.exact && !withCompounds {
 		for _, p := range phrases {
 			p.df = float64(len(p.rowids))
 		}
@@ -645,8 +713,28 @@ func (s *bm25) score(text, heading string) float64 {
 	d := float64(tokens)
 	var score float64
 	for _, i := range s.occ {
+		if s.phrases[i].compound {
+			continue
+		}
 		f := s.freq[i]
 		score += s.idf[i] * ((f * (bm25K1 + 1.0)) / (f + bm25K1*(1-bm25B+bm25B*d/s.avgdl)))
+	}
+	// A compound is the words it joins written as one: a chunk gets the better of the two
+	// spellings, not both (what the compound adds beyond its words' score, if anything).
+	for i, p := range s.phrases {
+		if !p.compound || s.freq[i] == 0 {
+			continue
+		}
+		norm := bm25K1 * (1 - bm25B + bm25B*d/s.avgdl)
+		f := s.freq[i]
+		alt := s.idf[i] * ((f * (bm25K1 + 1.0)) / (f + norm))
+		for _, k := range p.parts {
+			f := s.freq[k]
+			alt -= s.idf[k] * float64(s.phrases[k].uses) * ((f * (bm25K1 + 1.0)) / (f + norm))
+		}
+		if alt > 0 {
+			score += alt
+		}
 	}
 	return score
 }

@@ -101,6 +101,54 @@ func splitTerms(q string, dropStop bool) []queryTerm {
 	return terms
 }
 
+// queryCompounds are the words a query's adjacent pairs make when written as one ("look up" →
+// "lookup", "host name" → "hostname", "time-out" → "timeout"): a text often writes as one word
+// what a person types as two, and then shares neither word with the question. A pair is joined
+// only where two whole words stand next to each other in the query (a space or a hyphen between
+// them, no punctuation between them or inside either: "don't end" is no "tend", "user's name" no
+// "sname", "name, server" no "nameserver"),
+// outside quoted phrases and never across a quote, and only when the first word is not a common
+// word ("a way" is no "away", "in put" no "input"), the second is not one unless it is a particle
+// ("look up"), and the joined word is not one either. Keyword search keeps those the index
+// holds (keywordSearch); the others cost one lookup each. Distinct, in query order.
+func queryCompounds(q string) []compound {
+	var out []compound
+	seen := map[string]bool{}
+	segs := strings.Split(q, `"`)
+	for i, seg := range segs {
+		if i%2 == 1 && i < len(segs)-1 {
+			continue // a phrase: searched as typed
+		}
+		prev := "" // the previous field, if it is one whole word
+		for _, f := range strings.FieldsFunc(strings.ToLower(seg), func(r rune) bool { return unicode.IsSpace(r) || r == '-' }) {
+			ws := words(f)
+			if len(ws) != 1 { // punctuation inside ("user's", "text/plain"): its words stand apart
+				prev = ""
+				continue
+			}
+			w := ws[0]
+			if c := prev + w; prev != "" && strings.HasPrefix(f, w) && !stopWords[prev] && (!stopWords[w] || particles[w]) && !stopWords[c] && !seen[c] {
+				seen[c] = true
+				out = append(out, compound{c, prev, w})
+			}
+			prev = ""
+			if strings.HasSuffix(f, w) { // nothing after it ("name," stands apart from what follows)
+				prev = w
+			}
+		}
+	}
+	return out
+}
+
+// compound is two adjacent query words written as one.
+type compound struct{ word, first, second string }
+
+// particles are the common words that join the word before them into one: a verb and its
+// particle become a noun ("look up" → "lookup", "log in" → "login", "time out" → "timeout",
+// "shut down" → "shutdown"). Other common words do not ("size of" is no "sizeof", "may be" no
+// "maybe").
+var particles = map[string]bool{"up": true, "down": true, "in": true, "out": true, "on": true, "off": true, "over": true}
+
 // words splits text into lower-case words of letters and digits.
 func words(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })

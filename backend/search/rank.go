@@ -254,9 +254,20 @@ func docBM25(d *docCand, tf []int, st kwStats, avgChunks float64) float64 {
 	}
 	norm := bm25K1 * (1 - bm25B + bm25B*float64(max(d.ref.Chunks, 1))/avgChunks)
 	var score float64
-	for i, p := range st.postings {
+	term := func(i int) float64 {
 		f := float64(tf[i])
-		score += p.idf * float64(p.uses) * f * (bm25K1 + 1) / (f + norm)
+		return st.postings[i].idf * float64(st.postings[i].uses) * f * (bm25K1 + 1) / (f + norm)
+	}
+	for i, p := range st.postings {
+		if !p.compound {
+			score += term(i)
+			continue
+		}
+		alt := term(i) // the better of the two spellings, as for chunks (bm25.score)
+		for _, k := range p.parts {
+			alt -= term(k)
+		}
+		score += max(alt, 0)
 	}
 	return score / st.mass
 }
