@@ -1,11 +1,13 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -692,62 +694,83 @@ func (ix *Index) Nearest(ctx context.Context, vec []float32, k int) ([]VectorHit
 			return nil, ctx.Err()
 		}
 	}
-	// chromem-go scores in parallel and keeps the top k as they come, so among vectors tied at
-	// the k-th place (identical chunks in copied files have identical vectors) which ones it
-	// keeps varies from run to run; hybrid MRR on the quality corpus moved between 0.636 and
-	// 0.647. Ask each partition for more, and more again while a partition's last result ties
-	// the k-th place overall; then order by (score, rowid) and cut here, so ties are broken by ID.
-	fetch := k + max(16, k/2)
-	for {
-		var out []VectorHit
-		short := false // some partition had more than it returned
-		var lastOf []float64
-		for _, p := range parts {
-			n := p.coll.Count()
-			if n == 0 {
+	// Each partition is asked for a few results first, and again for more only while its last
+	// result still reaches the k-th place overall: a partition whose f-th result scores below
+	// the k-th best of all cannot hold more of the top k (everything it did not return scores
+	// at most that). Most probed partitions hold none or one of the top k, so this returns a
+	// few thousand results instead of k from each of ~170 partitions (26k results to parse and
+	// sort at 100k), with the same answer. A result tying the k-th place also asks for more:
+	// chromem-go scores in parallel and keeps the top f as they come, so among vectors tied
+	// there (identical chunks in copied files have identical vectors) which ones it keeps
+	// varies from run to run; ordering by (score, rowid) over everything a tie could reach
+	// keeps ties broken by ID.
+	type answer struct {
+		hits []VectorHit
+		f, n int
+	}
+	answers := make([]answer, len(parts))
+	first := max(8, 2*k/max(1, len(parts)))
+	for i, p := range parts {
+		answers[i] = answer{f: first, n: p.coll.Count()}
+	}
+	ask := func(i int) error {
+		a := &answers[i]
+		a.hits = a.hits[:0]
+		if a.n == 0 {
+			return nil
+		}
+		res, err := parts[i].coll.QueryEmbedding(ctx, vec, min(a.f, a.n), nil, nil) // chromem-go errors past its count
+		if err != nil {
+			return fmt.Errorf("vector query: %w", err)
+		}
+		for _, r := range res {
+			id, err := strconv.ParseInt(r.ID, 10, 64)
+			if err != nil {
 				continue
 			}
-			res, err := p.coll.QueryEmbedding(ctx, vec, min(fetch, n), nil, nil) // chromem-go errors past its count
-			if err != nil {
-				return nil, fmt.Errorf("vector query: %w", err)
-			}
-			for _, r := range res {
-				id, err := strconv.ParseInt(r.ID, 10, 64)
-				if err != nil {
-					continue
-				}
-				out = append(out, VectorHit{RowID: id, Score: float64(r.Similarity)})
-			}
-			if fetch < n && len(res) > 0 {
-				short = true
-				lastOf = append(lastOf, float64(res[len(res)-1].Similarity))
-			}
+			a.hits = append(a.hits, VectorHit{RowID: id, Score: float64(r.Similarity)})
+		}
+		return nil
+	}
+	for i := range parts {
+		if err := ask(i); err != nil {
+			return nil, err
+		}
+	}
+	for {
+		var out []VectorHit
+		for _, a := range answers {
+			out = append(out, a.hits...)
 		}
 		sortHits(out)
 		want := min(k, len(out))
-		if short && want > 0 {
-			tied := false
-			for _, s := range lastOf {
-				if s >= out[want-1].Score {
-					tied = true
-				}
+		again := false
+		for i := range answers {
+			a := &answers[i]
+			if a.f >= a.n || len(a.hits) == 0 {
+				continue // it returned everything it holds
 			}
-			if tied {
-				fetch *= 2 // the tie may go on beyond what was fetched
-				continue
+			if want < k || a.hits[len(a.hits)-1].Score >= out[want-1].Score {
+				a.f *= 4
+				if err := ask(i); err != nil {
+					return nil, err
+				}
+				again = true
 			}
 		}
-		return out[:want], nil
+		if !again {
+			return out[:want], nil
+		}
 	}
 }
 
 // sortHits orders hits best first, equal similarities by rowid (determinism).
 func sortHits(h []VectorHit) {
-	sort.Slice(h, func(i, j int) bool {
-		if h[i].Score != h[j].Score {
-			return h[i].Score > h[j].Score
+	slices.SortFunc(h, func(a, b VectorHit) int {
+		if a.Score != b.Score {
+			return cmp.Compare(b.Score, a.Score)
 		}
-		return h[i].RowID < h[j].RowID
+		return cmp.Compare(a.RowID, b.RowID)
 	})
 }
 
