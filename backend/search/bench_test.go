@@ -167,7 +167,7 @@ func queryVectors(b *testing.B) [][]float32 {
 
 // recallAt10 is the share of the exhaustive top 10 that the partitioned index also returns in
 // its top 10, over all queries.
-func recallAt10(b *testing.B, exact, part *Index, qv [][]float32) float64 {
+func recallAt10(b testing.TB, exact, part *Index, qv [][]float32) float64 {
 	ctx := context.Background()
 	found, total := 0, 0
 	for _, v := range qv {

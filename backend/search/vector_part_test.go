@@ -307,29 +307,11 @@ func TestPartitionedRecallOnRealVectors(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := embed.NewStatic()
-	found, total := 0, 0
+	var qv [][]float32
 	for _, q := range qs {
-		v := st.EmbedOne(q.Question)
-		want, err := ex.Nearest(ctx, v, 10)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := ix.Nearest(ctx, v, 10)
-		if err != nil {
-			t.Fatal(err)
-		}
-		in := map[int64]bool{}
-		for _, h := range got {
-			in[h.RowID] = true
-		}
-		for _, h := range want {
-			total++
-			if in[h.RowID] {
-				found++
-			}
-		}
+		qv = append(qv, st.EmbedOne(q.Question))
 	}
-	if rec := float64(found) / float64(total); rec < 0.95 {
+	if rec := recallAt10(t, ex, ix, qv); rec < 0.95 {
 		t.Fatalf("recall@10 against the exhaustive index %.3f < 0.95 (%d questions)", rec, len(qs))
 	}
 }
