@@ -732,10 +732,10 @@ func (ix *Index) Nearest(ctx context.Context, vec []float32, k int) ([]VectorHit
 		}
 		return nil
 	}
-	for i := range parts {
-		if err := ask(i); err != nil {
-			return nil, err
-		}
+	// The partitions are asked on two goroutines (each chromem-go call on a few hundred vectors
+	// barely uses the second core by itself), both awaited here.
+	if err := askAll(len(parts), ask); err != nil {
+		return nil, err
 	}
 	for {
 		var out []VectorHit
@@ -762,6 +762,26 @@ func (ix *Index) Nearest(ctx context.Context, vec []float32, k int) ([]VectorHit
 			return out[:want], nil
 		}
 	}
+}
+
+// askAll runs ask(0..n-1) on two goroutines, each taking every other index, and returns the
+// first error; both are awaited before it returns.
+func askAll(n int, ask func(int) error) error {
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for w := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < n; i += 2 {
+				if errs[w] = ask(i); errs[w] != nil {
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // sortHits orders hits best first, equal similarities by rowid (determinism).
