@@ -656,7 +656,7 @@ func (r *root) look(ctx context.Context, p string, pd *pend, now time.Time) bool
 		return r.removeKnown(ctx, p)
 	}
 	st := stateOf(info)
-	if r.opts.Settle > 0 && (!pd.settling || st != pd.last) && !r.stillSince(pd, info.ModTime(), now) {
+	if r.opts.Settle > 0 && (!pd.settling || st != pd.last) && !r.stillSince(pd, info.ModTime(), info.Size(), now) {
 		pd.settling, pd.last = true, st
 		pd.due = now.Add(r.opts.Settle)
 		pd.queued = true
@@ -676,9 +676,11 @@ func (r *root) look(ctx context.Context, p string, pd *pend, now time.Time) bool
 // notifications, a file whose mtime is at least Settle old has not been written for Settle
 // (every write moves the mtime, and the debounce saw no event meanwhile), which is what a
 // second look Settle later would find; it saves Settle on every saved file. Polling, or an
-// mtime in the future (a network share's clock), keeps the second look.
-func (r *root) stillSince(pd *pend, mtime, now time.Time) bool {
-	if r.fw == nil || pd.settling {
+// mtime in the future (a network share's clock), keeps the second look. So does an empty file:
+// a writer that creates a file and stalls before its first write (a loaded machine) leaves
+// exactly that, and reading it then would report the file once empty and again when written.
+func (r *root) stillSince(pd *pend, mtime time.Time, size int64, now time.Time) bool {
+	if r.fw == nil || pd.settling || size == 0 {
 		return false
 	}
 	age := now.Sub(mtime)
