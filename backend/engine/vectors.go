@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -69,24 +68,6 @@ type embedManager struct {
 	statusAt time.Time
 	status   *EmbeddingStatus
 
-	census census
-	// recounts counts census recomputations, so a test can tell a cached answer from a count.
-	recounts atomic.Int64
-	// counting is held while the census is counted: a caller that finds the census stale waits
-	// for a count in flight (Warm's, at launch) and then reuses it, instead of reading the same
-	// cold index pages beside it (1.7 s each at 100k chunks).
-	counting sync.Mutex
-}
-
-// census is the last count of one space's vectors against the live chunks, and the mark of
-// the rows it was counted from: a status poll (every 700 ms in the window, every second in the
-// browser) reuses it until a write moves the mark or the target space changes, instead of
-// counting every vector and chunk again.
-type census struct {
-	space       string
-	mark        store.CensusMark
-	done, total int
-	ok          bool
 }
 
 // newEmbedManager makes the configured embedders; it contacts nothing.
@@ -470,38 +451,13 @@ func (e *Engine) EmbeddingStatus(ctx context.Context) (*EmbeddingStatus, error) 
 	return st, nil
 }
 
-// countEmbeddings is store.CountEmbeddings for space, recounted only when the census mark
-// moved or the space changed since the last count.
+// countEmbeddings is store.CountEmbeddings for space: two counters the store's triggers keep
+// (migration 0007), so a status poll or a search answer reads them instead of counting.
 func (e *Engine) countEmbeddings(ctx context.Context, space string) (done, total int, err error) {
-	mark, err := store.ReadCensusMark(ctx, e.db.Reader())
-	if err != nil {
-		return 0, 0, queryErr(err, "embeddings")
-	}
-	m := e.emb
-	fresh := func() (census, bool) {
-		m.mu.Lock()
-		defer m.mu.Unlock()
-		c := m.census
-		return c, c.ok && c.space == space && c.mark == mark
-	}
-	if c, ok := fresh(); ok {
-		return c.done, c.total, nil
-	}
-	m.counting.Lock()
-	defer m.counting.Unlock()
-	if c, ok := fresh(); ok { // counted while this call waited
-		return c.done, c.total, nil
-	}
-	m.recounts.Add(1)
 	done, total, err = store.CountEmbeddings(ctx, e.db.Reader(), space)
 	if err != nil {
 		return 0, 0, queryErr(err, "embeddings")
 	}
-	// The mark was read before counting: a write in between makes the next poll count again
-	// rather than keep a count older than its mark.
-	m.mu.Lock()
-	m.census = census{space: space, mark: mark, done: done, total: total, ok: true}
-	m.mu.Unlock()
 	return done, total, nil
 }
 
@@ -512,8 +468,8 @@ func (e *Engine) isReachable() bool {
 	return e.emb.reachable
 }
 
-// Warm probes the semantic embedder, opens the active space's vector index and counts the
-// embedding census now, so that the first search does not pay for them. Long-running
+// Warm probes the semantic embedder, opens the active space's vector index and reads the
+// embedding status now, so that the first search does not pay for them. Long-running
 // transports call it in the background after they are ready to answer (an MCP handshake never
 // waits for it).
 func (e *Engine) Warm(ctx context.Context) error {
@@ -527,9 +483,8 @@ func (e *Engine) Warm(ctx context.Context) error {
 	if _, err = e.indexOf(ctx, key); err != nil {
 		return err // the index reads its layout here; its blocks load in the background
 	}
-	// Every search answer carries the embedding status, whose census counts every vector and
-	// chunk: 1.7 s at 100k chunks with the page cache dropped (random index pages), which the
-	// first search after a cold launch would otherwise pay on top of its own reads.
+	// Every search answer carries the embedding status (the probe's answer and the census
+	// counters): read it once here rather than in the first search after a cold launch.
 	_, err = e.cachedEmbeddingStatus(ctx)
 	return err
 }
