@@ -182,7 +182,6 @@ type chunkCand struct {
 	byVec  bool               // found by the vector half
 	modes  map[string]float64 // for the result
 
-	vz       float64  // debug
 	shingles []uint64 // of its text, when its document is compared for shared passages
 }
 
