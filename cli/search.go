@@ -102,17 +102,22 @@ func alsoIn(res engine.SearchResult) string {
 	}
 	var locs []string
 	for _, a := range res.AlsoIn {
-		loc := a.Path
-		if loc == "" {
-			loc = a.DocumentID
-		}
-		if a.Page > 0 {
-			loc += fmt.Sprintf(" p.%d", a.Page)
-		}
-		locs = append(locs, fmt.Sprintf("%s:%d", loc, a.LineStart))
+		locs = append(locs, place(a.Path, a.DocumentID, a.Page, a.LineStart))
 	}
 	if more := res.AlsoInCount - len(res.AlsoIn); more > 0 {
 		locs = append(locs, fmt.Sprintf("and %d more", more))
 	}
 	return fmt.Sprintf("also in %d other %s: %s", res.AlsoInCount, noun, strings.Join(locs, ", "))
+}
+
+// place cites a document's passage as "path:line" or "path p.N:line" (the document ID when
+// the document has no path), for a result and for the other documents holding its passage.
+func place(path, documentID string, page, line int) string {
+	if path == "" {
+		path = documentID
+	}
+	if page > 0 {
+		path += fmt.Sprintf(" p.%d", page)
+	}
+	return fmt.Sprintf("%s:%d", path, line)
 }
