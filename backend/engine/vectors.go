@@ -67,7 +67,6 @@ type embedManager struct {
 
 	statusAt time.Time
 	status   *EmbeddingStatus
-
 }
 
 // newEmbedManager makes the configured embedders; it contacts nothing.
