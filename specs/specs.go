@@ -5,7 +5,7 @@ package specs
 
 import "embed"
 
-// FS holds entities/*.yaml, capabilities/*.yaml and semantic/*.yaml.
+// FS holds entities/*.yaml, capabilities/*.yaml, semantic/*.yaml and enrichments.yaml.
 //
-//go:embed entities capabilities semantic
+//go:embed entities capabilities semantic enrichments.yaml
 var FS embed.FS

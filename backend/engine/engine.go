@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/strata-app/strata/backend/docstate"
+	"github.com/strata-app/strata/backend/enrich"
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/ingest"
 	"github.com/strata-app/strata/backend/llm"
@@ -79,6 +80,8 @@ type Engine struct {
 
 	emb *embedManager
 
+	enrich *enrich.Service
+
 	storage *storage.Monitor // the data folder's disk: full, failing or ok
 }
 
@@ -112,16 +115,7 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	reg, err := spec.Load(sources...)
 	if err != nil {
-		var se *spec.Error
-		if errors.As(err, &se) {
-			ee := errs.Wrap(errs.SpecInvalid, err, "%s", se.Error()).With("file", se.File).With("line", se.Line).
-				WithHint("fix or remove the spec file; Strata will not start with a broken spec")
-			if se.Field != "" {
-				ee.With("field", se.Field)
-			}
-			return nil, ee
-		}
-		return nil, errs.Wrap(errs.SpecInvalid, err, "cannot load specs")
+		return nil, specErr(err)
 	}
 	db, err := store.Open(ctx, filepath.Join(abs, "strata.db"))
 	if k := storage.Classify(err); k != storage.None {
@@ -148,10 +142,53 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	e := &Engine{cfg: cfg, log: cfg.Logger, db: db, specs: reg, now: cfg.Now, ingest: in, chat: chat, emb: emb,
 		storage: storage.NewMonitor(abs, cfg.Logger, cfg.Now)}
+	if e.enrich, err = enrich.New(reg, e.enrichSpace, cfg.Logger); err != nil {
+		db.Close()
+		return nil, specErr(err)
+	}
+	in.Enricher = e.enrich
+	if err := e.db.WriteTx(ctx, func(tx *store.Tx) error {
+		n, err := e.enrich.Sync(ctx, tx, store.FormatTime(e.now()))
+		if n > 0 {
+			e.log.Info("enrichments changed: every document is enriched again", "documents", n)
+		}
+		return err
+	}); err != nil {
+		db.Close()
+		return nil, errs.Wrap(errs.DBQueryFailed, err, "cannot record the enrichments' state").WithHint("check free space and permissions of the data folder")
+	}
 	e.runner = in.NewRunner(ingest.RunnerOptions{Workers: cfg.Workers, Lease: cfg.JobLease, Log: cfg.Logger,
 		Claimed: e.claimed, Explain: e.explain})
 	e.log.Info("engine open", "data", abs, "capabilities", len(reg.Capabilities), "entity_types", len(reg.EntityTypes))
 	return e, nil
+}
+
+// specErr is the envelope of a spec (or enrichment settings) that does not load.
+func specErr(err error) error {
+	var se *spec.Error
+	if errors.As(err, &se) {
+		ee := errs.Wrap(errs.SpecInvalid, err, "%s", se.Error()).With("file", se.File).With("line", se.Line).
+			WithHint("fix or remove the spec file; Strata will not start with a broken spec")
+		if se.Field != "" {
+			ee.With("field", se.Field)
+		}
+		return ee
+	}
+	return errs.Wrap(errs.SpecInvalid, err, "cannot load specs")
+}
+
+// enrichSpace is the vector space enrichments compare documents in: the recorded active space
+// (the semantic one, once complete), else the static one. Unlike a search it does not depend
+// on Ollama answering now: derived links are stored, and follow the recorded switch.
+func (e *Engine) enrichSpace(ctx context.Context, q store.Q) (string, error) {
+	key, err := store.Setting(ctx, q, activeSpaceKey)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return "", err
+	}
+	if key != "" {
+		return key, nil
+	}
+	return e.emb.static.Space(), nil
 }
 
 // Close releases the data folder.

@@ -263,7 +263,12 @@ func (e *Engine) maybeSwitch(ctx context.Context) error {
 		return err
 	}
 	err = e.db.WriteTx(ctx, func(tx *store.Tx) error {
-		return store.SetSetting(ctx, tx, activeSpaceKey, info.Key)
+		if err := store.SetSetting(ctx, tx, activeSpaceKey, info.Key); err != nil {
+			return err
+		}
+		// Derived links follow the space (EmbeddingSimilarity compares documents in it).
+		_, err := e.enrich.SpaceSwitched(ctx, tx, store.FormatTime(e.now()))
+		return err
 	})
 	if err != nil {
 		return err

@@ -24,6 +24,9 @@ const (
 	EntityNotFound   = "ENTITY_NOT_FOUND"
 	FieldNotFound    = "FIELD_NOT_FOUND"
 	DocumentNotFound = "DOCUMENT_NOT_FOUND"
+	// SuggestionNotFound and SuggestionDecided: DiscoveryGap's suggestions (accept / dismiss).
+	SuggestionNotFound = "SUGGESTION_NOT_FOUND"
+	SuggestionDecided  = "SUGGESTION_DECIDED"
 
 	// Files.
 	UnsupportedFileType = "UNSUPPORTED_FILE_TYPE"
@@ -95,6 +98,9 @@ var registry = map[string]Code{
 	EntityNotFound:   {Status: http.StatusNotFound, Meaning: "no entity has this id", Hint: "list entities with `entity` action `list`"},
 	FieldNotFound:    {Status: http.StatusNotFound, Meaning: "the entity's snapshot has no such field", Hint: "get the entity to see its fields"},
 	DocumentNotFound: {Status: http.StatusNotFound, Meaning: "no document has this id", Hint: "list documents with `strata documents`"},
+	SuggestionNotFound: {Status: http.StatusNotFound, Meaning: "no suggestion has this id (it may have been retracted when its evidence changed)",
+		Hint: "list the open suggestions with `strata suggestions`"},
+	SuggestionDecided: {Status: http.StatusConflict, Meaning: "the suggestion was accepted or dismissed already", Hint: "nothing changed; a decision is kept"},
 
 	UnsupportedFileType: {Status: http.StatusBadRequest, Meaning: "Strata cannot read this kind of file", Hint: "convert it to a format the README lists"},
 	AnalysisFailed:      {Status: http.StatusInternalServerError, Meaning: "the file was read but could not be analysed (damaged or unusual content)", Hint: "check that the file opens elsewhere; Strata does not retry it until it changes"},

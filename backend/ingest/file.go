@@ -32,6 +32,10 @@ const (
 	// PhaseEmbed builds a document's vectors in the semantic space (Ollama) in the background;
 	// the static vectors are written with the chunks in analyze.
 	PhaseEmbed = "embed"
+	// PhaseEnrich runs the enrichments for a document (backend/enrich). The store queues it
+	// itself whenever a document changes (migration 0008's triggers), in the transaction
+	// that changed it.
+	PhaseEnrich = "enrich"
 )
 
 // fileInput is {file_path} for ingest. It has no client_request_id: registering a file is

@@ -54,6 +54,11 @@ func enqueue(t *testing.T, q *testQueue, clk Clock, docID string) {
 			PhaseRegister: "done", PhaseAnalyze: "queued", PhaseSemantic: "pending", CreatedAt: now, UpdatedAt: now}); err != nil {
 			return err
 		}
+		// The store queues an enrich job with every new document (migration 0008); these
+		// tests schedule one job per document of their own.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM jobs WHERE document_id = ? AND phase = 'enrich'`, docID); err != nil {
+			return err
+		}
 		return store.EnqueueJob(ctx, tx, docID, "pay_"+docID, "analyze", store.JobQueued, now)
 	})
 	if err != nil {

@@ -79,14 +79,14 @@ const entitySchema = `{
 }`
 
 const relationshipsDesc = `Typed links between entities. Choose an action:
-- create: link two entities (relationship_type: CORRECTS, DEPENDS_ON, DUPLICATE_OF, PART_OF, REFERS_TO, SETTLES or SUPERSEDES; source_entity_id; target_entity_id; optional metadata object). The same link twice returns the stored one with created=false; a cycle in PART_OF, DEPENDS_ON or SUPERSEDES is refused (CYCLE_DETECTED).
+- create: link two entities (relationship_type: CORRECTS, DEPENDS_ON, DUPLICATE_OF, PART_OF, REFERS_TO, RELATED_TO, SETTLES or SUPERSEDES; source_entity_id; target_entity_id; optional metadata object). The same link twice returns the stored one with created=false; a cycle in PART_OF, DEPENDS_ON or SUPERSEDES is refused (CYCLE_DETECTED).
 - list: an entity's links (entity_id; optional direction inbound|outbound|both, relationship_type, limit, offset).`
 
 const relationshipsSchema = `{
   "type": "object",
   "properties": {
     "action": {"type": "string", "enum": ["create", "list"], "description": "What to do; see the tool description for the fields each action uses."},
-    "relationship_type": {"type": "string", "enum": ["CORRECTS", "DEPENDS_ON", "DUPLICATE_OF", "PART_OF", "REFERS_TO", "SETTLES", "SUPERSEDES"], "description": "create: the link's type; list: only links of this type."},
+    "relationship_type": {"type": "string", "enum": ["CORRECTS", "DEPENDS_ON", "DUPLICATE_OF", "PART_OF", "REFERS_TO", "RELATED_TO", "SETTLES", "SUPERSEDES"], "description": "create: the link's type; list: only links of this type."},
     "source_entity_id": {"type": "string", "description": "create only: ent_... the link starts from."},
     "target_entity_id": {"type": "string", "description": "create only: ent_... the link points to."},
     "metadata": {"type": "object", "description": "create only: extra facts about the link."},

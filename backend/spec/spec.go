@@ -46,7 +46,8 @@ var fieldTypes = map[string]bool{TypeString: true, TypeNumber: true, TypeInteger
 	TypeDateTime: true, TypeArray: true, TypeSet: true, TypeObject: true, TypeAny: true}
 
 // RelationshipTypes are the typed edges of seed 001 §3.10.
-var RelationshipTypes = []string{"CORRECTS", "DEPENDS_ON", "DUPLICATE_OF", "PART_OF", "REFERS_TO", "SETTLES", "SUPERSEDES"}
+// RELATED_TO is additive (seed §8): what accepting an enrichment's suggestion asserts.
+var RelationshipTypes = []string{"CORRECTS", "DEPENDS_ON", "DUPLICATE_OF", "PART_OF", "REFERS_TO", "RELATED_TO", "SETTLES", "SUPERSEDES"}
 
 // Acyclic lists the relationship types that may not form a cycle.
 var Acyclic = map[string]bool{"PART_OF": true, "DEPENDS_ON": true, "SUPERSEDES": true}
@@ -144,6 +145,8 @@ type Registry struct {
 	EntityTypes  map[string]*EntityType
 	Capabilities map[string]*Capability
 	Semantics    map[string]*Semantic
+	// Enrichments are the merged enrichments.yaml settings by enrichment name (enrichments.go).
+	Enrichments map[string]*EnrichmentSettings
 }
 
 // SemanticFor returns the semantic spec matching a document type (the first by ID), or nil.
@@ -203,7 +206,8 @@ func (e *Error) Error() string {
 // Load reads every source in order; a later source's spec replaces an earlier one with the same
 // type or capability ID (so a user's data folder can override what ships in the binary).
 func Load(sources ...Source) (*Registry, error) {
-	r := &Registry{EntityTypes: map[string]*EntityType{}, Capabilities: map[string]*Capability{}, Semantics: map[string]*Semantic{}}
+	r := &Registry{EntityTypes: map[string]*EntityType{}, Capabilities: map[string]*Capability{}, Semantics: map[string]*Semantic{},
+		Enrichments: map[string]*EnrichmentSettings{}}
 	// Validation names a field; the line comes from the file's text, kept until Load returns.
 	texts := map[string][]byte{}
 	located := func(err error) error {
@@ -236,6 +240,9 @@ func Load(sources ...Source) (*Registry, error) {
 			r.Capabilities[c.ID] = &c
 			return nil
 		}); err != nil {
+			return nil, err
+		}
+		if err := r.loadEnrichments(src); err != nil {
 			return nil, err
 		}
 		if err := each(src, "semantic", func(file string, data []byte) error {

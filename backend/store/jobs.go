@@ -180,9 +180,11 @@ func JobsOf(ctx context.Context, q Q, documentID string) ([]Job, error) {
 
 // CancelJobs marks a document's queued jobs for other versions as skipped (superseded), with
 // reason (an error envelope) as their error; the caller makes it, since store knows no codes.
+// Enrich jobs are never cancelled: one reads the document as it is when it runs, and a change
+// is exactly what it must see to retract the links the old version caused.
 func CancelJobs(ctx context.Context, q Q, documentID, keepPayloadID string, reason []byte, now string) error {
 	_, err := q.ExecContext(ctx, `UPDATE jobs SET state = 'skipped', error = ?,
-		updated_at = ? WHERE document_id = ? AND payload_id != ? AND state = 'queued'`, string(reason), now, documentID, keepPayloadID)
+		updated_at = ? WHERE document_id = ? AND payload_id != ? AND state = 'queued' AND phase != 'enrich'`, string(reason), now, documentID, keepPayloadID)
 	if err != nil {
 		return fmt.Errorf("cancel jobs of %s: %w", documentID, err)
 	}

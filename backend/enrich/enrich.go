@@ -1,0 +1,410 @@
+// Package enrich is Strata's enrichment registry (seed ADR-028): what the store derives by
+// itself from what it has read — concepts from tags, entities that keep appearing together,
+// documents that say the same thing, things that happened around the same time, and pairs that
+// look related while nothing links them.
+//
+// Enrichments are registered once per store (registry.go), not per request, and react to what
+// happens to documents regardless of where the data came from. Each runs as a durable job (the
+// ingest runner's "enrich" phase, queued by the store itself whenever a document changes) in a
+// transaction of its own after the phases that fed it; it recomputes what it derives about one
+// document from the store as it is, and replaces exactly that, so it is incremental (the cost
+// is the document's neighbours, not the store), idempotent (a second run writes nothing) and
+// deterministic (the same store gives the same links, whatever order it was built in).
+//
+// What an enrichment derives is kept apart from what a source asserted (store.DerivedLink, not
+// store.Relationship), carries its name@version, a score and its evidence, and is retracted
+// when that evidence changes or goes.
+package enrich
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sort"
+
+	"github.com/strata-app/strata/backend/errs"
+	"github.com/strata-app/strata/backend/ids"
+	"github.com/strata-app/strata/backend/spec"
+	"github.com/strata-app/strata/backend/store"
+)
+
+// Emission is a kind of change an enrichment reacts to.
+type Emission string
+
+// The emissions. A document's enrich job turns the document's state into emissions: a live
+// analysed document is DocumentAnalyzed (and ObservationsWritten once its semantic phase is
+// done, or for a text, whose observations come with it); one that was removed, failed, or
+// changed and waits to be read again is DocumentRemoved, since its old evidence no longer holds.
+const (
+	DocumentAnalyzed    Emission = "document.analyzed"
+	ObservationsWritten Emission = "observations.written"
+	SpaceSwitched       Emission = "space.switched"
+	DocumentRemoved     Emission = "document.removed"
+)
+
+// Enrichment derives links (or suggestions) about one document at a time.
+type Enrichment interface {
+	// Name is the enrichment's stable name, as in specs/enrichments.yaml and in each link's
+	// "enrichment" field.
+	Name() string
+	// Version changes whenever what it derives from the same store changes; a new version
+	// re-enriches every document.
+	Version() string
+	// ReactsTo lists the emissions it runs for.
+	ReactsTo() []Emission
+	// Configure validates and keeps the enrichment's parameters from specs/enrichments.yaml
+	// (every key but "enabled"); an unknown or invalid one is an error naming the parameter
+	// (ParamError).
+	Configure(params map[string]any) error
+	// Enrich recomputes what the enrichment derives about run.Doc and replaces it (Run.Replace):
+	// for a document that is not live, that is nothing — its links are retracted.
+	Enrich(ctx context.Context, run *Run) error
+}
+
+// ParamError is a Configure error about one parameter.
+type ParamError struct {
+	Param   string
+	Problem string
+}
+
+func (e *ParamError) Error() string { return e.Param + ": " + e.Problem }
+
+// DecodeParams decodes params into dst (a pointer to a struct with json tags holding the
+// defaults), refusing keys dst does not have: a typo in the YAML is an error, not a silently
+// ignored setting.
+func DecodeParams(params map[string]any, dst any) error {
+	for _, k := range sortedKeys(params) {
+		b, err := json.Marshal(map[string]any{k: params[k]})
+		if err != nil {
+			return &ParamError{Param: k, Problem: "cannot be read: " + err.Error()}
+		}
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(dst); err != nil {
+			return &ParamError{Param: k, Problem: "unknown or invalid setting: " + err.Error()}
+		}
+	}
+	return nil
+}
+
+// Evidence is one thing a derived link rests on, resolved to where a person can read it.
+type Evidence struct {
+	Kind          string  `json:"kind"` // chunk | observation | document | vector
+	ID            string  `json:"id"`
+	DocumentID    string  `json:"document_id,omitempty"`
+	Path          string  `json:"path,omitempty"`
+	Title         string  `json:"title,omitempty"`
+	LineStart     int     `json:"line_start,omitempty"`
+	LineEnd       int     `json:"line_end,omitempty"`
+	Page          int     `json:"page,omitempty"`
+	Quote         string  `json:"quote,omitempty"`
+	Score         float64 `json:"score,omitempty"`
+	EntityID      string  `json:"entity_id,omitempty"`
+	Field         string  `json:"field,omitempty"`
+	Value         string  `json:"value,omitempty"`
+	ObservationID string  `json:"observation_id,omitempty"`
+}
+
+// Run is one enrichment's run for one document, inside the job's write transaction.
+type Run struct {
+	Tx    store.Q
+	Doc   store.Document // the document as it is now
+	Live  bool           // analysed, not removed, failed or waiting to be read again
+	Emits []Emission
+	Space string // the vector space that answers searches (its key); "" if none
+	Now   string
+	Log   *slog.Logger
+
+	name, version string
+	changed       int
+}
+
+// Emitted reports whether the run's emissions include em.
+func (r *Run) Emitted(em Emission) bool { return slices.Contains(r.Emits, em) }
+
+// Link builds a derived link of this run's enrichment. Its ID is derived from the enrichment,
+// type and ends, so the same link derived twice is the same row; evidence is kept as given
+// (the enrichment orders it), evidenceDocs are the documents whose change retracts it.
+func (r *Run) Link(typ, source, target string, score float64, evidence []Evidence, evidenceDocs []string, metadata map[string]any) store.DerivedLink {
+	l := store.DerivedLink{
+		ID:               LinkID(r.name, typ, source, target),
+		RelationshipType: typ, SourceEntityID: source, TargetEntityID: target,
+		Enrichment: r.name, Version: r.version, Score: round(score),
+		Evidence: ids.MustMarshal(orEmpty(evidence)), EvidenceDocs: evidenceDocs,
+	}
+	if len(metadata) > 0 {
+		l.Metadata = ids.MustMarshal(ids.Normalize(metadata))
+	}
+	return l
+}
+
+// LinkID is the ID of the link typ from source to target derived by enrichment.
+func LinkID(enrichment, typ, source, target string) string {
+	return "rel_" + ids.Hash("derived", enrichment, typ, source, target)[:24]
+}
+
+// Replace makes the run's enrichment's links in scope exactly links (store.ReplaceDerived).
+func (r *Run) Replace(ctx context.Context, scope store.LinkScope, links []store.DerivedLink) error {
+	scope.Enrichment = r.name
+	sort.Slice(links, func(i, j int) bool { return links[i].ID < links[j].ID })
+	n, err := store.ReplaceDerived(ctx, r.Tx, scope, links, r.Now)
+	r.changed += n
+	return err
+}
+
+// Name is the running enrichment's name; Version its version.
+func (r *Run) Name() string    { return r.name }
+func (r *Run) Version() string { return r.version }
+
+// Changed counts the rows the run's Replace calls wrote or deleted (0: nothing changed).
+func (r *Run) Changed() int { return r.changed }
+
+// round keeps scores to 4 decimals, so that a float computed in another order (another build
+// of the same store) stores the same value.
+func round(f float64) float64 {
+	const p = 1e4
+	if f >= 0 {
+		return float64(int64(f*p+0.5)) / p
+	}
+	return -float64(int64(-f*p+0.5)) / p
+}
+
+func orEmpty(e []Evidence) []Evidence {
+	if e == nil {
+		return []Evidence{}
+	}
+	return e
+}
+
+// registered is one enrichment with its merged settings.
+type registered struct {
+	e            Enrichment
+	enabled      bool
+	settingsHash string
+}
+
+// Service runs the registered enrichments; it is the ingest runner's Enricher.
+type Service struct {
+	list []registered
+	// SpaceOf names the vector space that answers searches now (engine: the recorded active
+	// space, else the static one).
+	SpaceOf func(ctx context.Context, q store.Q) (string, error)
+	Log     *slog.Logger
+}
+
+// New configures the built-in enrichments (registry.go) from reg's enrichments.yaml settings.
+// A setting naming no enrichment, or a parameter an enrichment refuses, is a spec error with
+// its file and line: Strata does not start on settings it would silently ignore.
+func New(reg *spec.Registry, spaceOf func(ctx context.Context, q store.Q) (string, error), log *slog.Logger) (*Service, error) {
+	return newService(reg, builtins(), spaceOf, log)
+}
+
+func newService(reg *spec.Registry, list []Enrichment, spaceOf func(ctx context.Context, q store.Q) (string, error), log *slog.Logger) (*Service, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Service{SpaceOf: spaceOf, Log: log}
+	known := map[string]bool{}
+	for _, e := range list {
+		known[e.Name()] = true
+		set := reg.Enrichments[e.Name()]
+		r := registered{e: e, enabled: true}
+		params := map[string]any{}
+		if set != nil {
+			r.enabled, params = set.Enabled, set.Params
+		}
+		if err := e.Configure(params); err != nil {
+			var pe *ParamError
+			if errors.As(err, &pe) {
+				return nil, reg.EnrichmentError(e.Name(), pe.Param, pe.Problem)
+			}
+			return nil, reg.EnrichmentError(e.Name(), "", err.Error())
+		}
+		r.settingsHash = ids.Hash(string(ids.MustMarshal(ids.Normalize(params))))[:16]
+		s.list = append(s.list, r)
+	}
+	for _, n := range reg.EnrichmentNames() {
+		if !known[n] {
+			return nil, reg.EnrichmentError(n, "", fmt.Sprintf("no enrichment is called %q (known: %v)", n, sortedNames(list)))
+		}
+	}
+	return s, nil
+}
+
+func sortedNames(list []Enrichment) []string {
+	out := make([]string, len(list))
+	for i, e := range list {
+		out[i] = e.Name()
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Info describes one registered enrichment.
+type Info struct {
+	Name     string     `json:"name"`
+	Version  string     `json:"version"`
+	Enabled  bool       `json:"enabled"`
+	ReactsTo []Emission `json:"reacts_to"`
+}
+
+// List describes the registered enrichments in the order they run.
+func (s *Service) List() []Info {
+	out := make([]Info, 0, len(s.list))
+	for _, r := range s.list {
+		out = append(out, Info{Name: r.e.Name(), Version: r.e.Version(), Enabled: r.enabled, ReactsTo: r.e.ReactsTo()})
+	}
+	return out
+}
+
+// Has reports whether an enrichment of that name is registered.
+func (s *Service) Has(name string) bool {
+	for _, r := range s.list {
+		if r.e.Name() == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Sync brings the store in line with the registry, at open: an enrichment that was switched
+// off has its links and open suggestions deleted; one whose version or settings changed (or
+// that is new) has every document queued again. It returns how many documents were queued.
+func (s *Service) Sync(ctx context.Context, tx store.Q, now string) (int, error) {
+	states, err := store.EnrichmentStates(ctx, tx)
+	if err != nil {
+		return 0, err
+	}
+	requeue := false
+	for _, r := range s.list {
+		name := r.e.Name()
+		st, had := states[name]
+		want := store.EnrichmentState{Name: name, Version: r.e.Version(), SettingsHash: r.settingsHash, Enabled: r.enabled, UpdatedAt: now}
+		if had && st.Version == want.Version && st.SettingsHash == want.SettingsHash && st.Enabled == want.Enabled {
+			continue
+		}
+		if !r.enabled {
+			n, err := store.DeleteDerivedOf(ctx, tx, name)
+			if err != nil {
+				return 0, err
+			}
+			s.Log.Info("enrichment switched off: its derived links removed", "enrichment", name, "removed", n)
+		} else if had {
+			requeue = true // a new version or new settings: derive again (the first run is queued by migration 0008 / new documents)
+		}
+		if err := store.PutEnrichmentState(ctx, tx, want); err != nil {
+			return 0, err
+		}
+	}
+	if !requeue {
+		return 0, nil
+	}
+	return store.EnqueueEnrichAll(ctx, tx, now)
+}
+
+// SpaceSwitched queues every document again when an enabled enrichment reacts to a switch of
+// the vector space; call it in the transaction that records the switch.
+func (s *Service) SpaceSwitched(ctx context.Context, tx store.Q, now string) (int, error) {
+	for _, r := range s.list {
+		if r.enabled && slices.Contains(r.e.ReactsTo(), SpaceSwitched) {
+			return store.EnqueueEnrichAll(ctx, tx, now)
+		}
+	}
+	return 0, nil
+}
+
+// emissions turns a document's state into what happened to it.
+func emissions(d store.Document) (live bool, em []Emission) {
+	switch d.Status {
+	case "analyzed", "semantic":
+	default: // registered (changed, to be read again), failed, removed
+		return false, []Emission{DocumentRemoved}
+	}
+	em = []Emission{DocumentAnalyzed}
+	if d.PhaseSemantic == "done" || d.Kind == "content" {
+		em = append(em, ObservationsWritten)
+	}
+	return true, em
+}
+
+// Enrich runs every enabled enrichment that reacts to what happened to the job's document, in
+// registration order (later ones read what earlier ones derived), after retracting whatever
+// rested on the document if it is no longer live. It implements ingest.Enricher.
+func (s *Service) Enrich(ctx context.Context, tx store.Q, job store.Job, now string) error {
+	d, err := store.GetDocument(ctx, tx, job.DocumentID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil // deleted outright: nothing of it is left to derive from
+	}
+	if err != nil {
+		return err
+	}
+	live, em := emissions(d)
+	if !live {
+		if _, err := store.RetractEvidence(ctx, tx, d.DocumentID); err != nil {
+			return err
+		}
+	}
+	space := ""
+	if s.SpaceOf != nil {
+		if space, err = s.SpaceOf(ctx, tx); err != nil {
+			return err
+		}
+	}
+	for _, r := range s.list {
+		if !r.enabled || (!live && !slices.Contains(r.e.ReactsTo(), DocumentRemoved)) {
+			continue
+		}
+		reacts := false
+		for _, x := range em {
+			reacts = reacts || slices.Contains(r.e.ReactsTo(), x)
+		}
+		if !reacts {
+			continue
+		}
+		run := &Run{Tx: tx, Doc: d, Live: live, Emits: em, Space: space, Now: now, Log: s.Log, name: r.e.Name(), version: r.e.Version()}
+		if err := r.e.Enrich(ctx, run); err != nil {
+			return errs.Wrap(errs.Internal, err, "enrichment %s failed on %s", r.e.Name(), d.DocumentID).With("enrichment", r.e.Name())
+		}
+	}
+	return nil
+}
+
+// RunOne runs one enrichment (enabled or not is the caller's concern: `strata enrich run NAME`
+// runs it on demand) for one document, as Enrich would.
+func (s *Service) RunOne(ctx context.Context, tx store.Q, name, documentID, now string) (int, error) {
+	for _, r := range s.list {
+		if r.e.Name() != name {
+			continue
+		}
+		d, err := store.GetDocument(ctx, tx, documentID)
+		if err != nil {
+			return 0, err
+		}
+		live, em := emissions(d)
+		space := ""
+		if s.SpaceOf != nil {
+			if space, err = s.SpaceOf(ctx, tx); err != nil {
+				return 0, err
+			}
+		}
+		run := &Run{Tx: tx, Doc: d, Live: live, Emits: em, Space: space, Now: now, Log: s.Log, name: r.e.Name(), version: r.e.Version()}
+		if err := r.e.Enrich(ctx, run); err != nil {
+			return 0, err
+		}
+		return run.changed, nil
+	}
+	return 0, errs.New(errs.Validation, "no enrichment is called %q", name).With("field", "name")
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
