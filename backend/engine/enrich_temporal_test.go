@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"encoding/json"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -259,5 +260,44 @@ func TestTemporalProximityFanout(t *testing.T) {
 	waitEnriched(t, e)
 	if got := nearInTime(t, e); !slices.Equal(got, temporalWant[1:2]) {
 		t.Fatalf("back to 2 dated items: %v", got)
+	}
+}
+
+// Entities the semantic phase reads with a date (a meeting) are dated items too: two meetings
+// four days apart that share an attendee are NEAR_IN_TIME, the evidence citing each
+// meeting's observation; a note is never linked to the meeting read from itself.
+func TestTemporalProximitySemanticMeetings(t *testing.T) {
+	ollama := &fakeOllama{}
+	ollama.up.Store(true)
+	srv := httptest.NewServer(ollama)
+	defer srv.Close()
+	e := open(t, func(c *engine.Config) { c.OllamaHost = srv.URL })
+	dir := t.TempDir()
+	notes := []struct{ file, text, answer string }{
+		{"sync.md", meetingNotes, `{"title": "Weekly sync", "date": "2025-03-14", "attendees": ["Ada Lovelace", "Bob Stone"],
+			"action_items": [{"owner": "Ada Lovelace", "task": "send the report"}], "_evidence": {"title": 0, "date": 1}}`},
+		{"review.md", "# Design review\n\nAttendees: Ada Lovelace, Carol Diaz\n\n## Decisions\n\nKeep the old API one more release.\n\n## Action items\n\n- Carol drafts the deprecation notice\n",
+			`{"title": "Design review", "date": "2025-03-18", "attendees": ["Ada Lovelace", "Carol Diaz"],
+			"action_items": [{"owner": "Carol Diaz", "task": "draft the deprecation notice"}], "_evidence": {"title": 0}}`},
+	}
+	for _, n := range notes {
+		ollama.answer.Store(n.answer)
+		id := ingestEnriched(t, e, write(t, filepath.Join(dir, n.file), n.text))
+		if d := settle(t, e, id...)[0]; d.PhaseSemantic != "done" {
+			t.Fatalf("%s: semantic phase %s", n.file, d.PhaseSemantic)
+		}
+		waitEnriched(t, e)
+	}
+	got := linksOfType(t, e, "NEAR_IN_TIME")
+	if len(got) != 1 || got[0] != "Weekly sync → Design review (0.500)" {
+		t.Fatalf("NEAR_IN_TIME: %v", got)
+	}
+	var meta, ev string
+	if err := e.DB().Reader().QueryRowContext(context.Background(), `SELECT metadata, evidence FROM derived_links WHERE relationship_type = 'NEAR_IN_TIME'`).Scan(&meta, &ev); err != nil {
+		t.Fatal(err)
+	}
+	if meta != `{"day_a":"2025-03-14","day_b":"2025-03-18","gap_days":4,"shared":["Ada Lovelace"]}` ||
+		!strings.Contains(ev, `"quote":"date: 2025-03-14"`) || !strings.Contains(ev, "sync.md") || !strings.Contains(ev, "review.md") {
+		t.Fatalf("metadata %s evidence %s", meta, ev)
 	}
 }
