@@ -148,6 +148,8 @@ func TestDiscoveryGapSuggestions(t *testing.T) {
 		sim(kick, retro, 0.85),                       // similar, but both are tagged #migration: a shared concept
 		co(migration, budgetTag, 0.40, kick, budget), // co-occur strongly: suggested
 		co(mara, tomas, 0.25, kick, budget),          // below min_co_occurrence 0.30
+		sim(osmd, retro, 0.80),                       // similar, but the store knows os.md is contained in it:
+		gapLink{"EmbeddingSimilarity", enrich.TypeContainedIn, osmd[0], retro[0], 1, []string{osmd[1], retro[1]}},
 	)
 	runGap(t, e)
 	got, list := suggestions(t, e, "")

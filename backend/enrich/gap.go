@@ -12,8 +12,9 @@ import (
 
 // DiscoveryGap raises suggestions for pairs that look related — a strong SIMILAR_TO or
 // CO_OCCURS_WITH link, derived by the enrichments before it — while nothing a source asserted
-// links them and they refer to no common entity (a concept, a person): "these look related;
-// nothing links them". A person or an agent accepts one (it becomes an asserted RELATED_TO)
+// links them, no derived DUPLICATE_OF or CONTAINED_IN says what they are to each other, and
+// they refer to no common entity (a concept, a person): "these look related; nothing links
+// them". A person or an agent accepts one (it becomes an asserted RELATED_TO)
 // or dismisses it; either decision is remembered and the pair is not raised again.
 //
 // It revisits, for each document's job, the pairs around the document and around every link
@@ -150,6 +151,14 @@ func (x *DiscoveryGap) around(ctx context.Context, run *Run, entity string, list
 			a, b = b, a
 		}
 		if linked, err := store.AssertedBetween(ctx, run.Tx, a, b); err != nil || linked {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		// A copy and its original, a chapter and the book that holds it: the store already says
+		// what joins them, and "nothing links them" would not be true.
+		if known, err := store.DerivedBetween(ctx, run.Tx, a, b, []string{TypeDuplicateOf, TypeContainedIn}); err != nil || known {
 			if err != nil {
 				return err
 			}

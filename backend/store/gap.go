@@ -93,3 +93,27 @@ func MentionedIn(ctx context.Context, q Q, documentID string) ([]string, error) 
 	}
 	return out, rows.Err()
 }
+
+// DerivedBetween reports whether a derived link of one of types joins a and b, in either
+// direction (index range scans on the source).
+func DerivedBetween(ctx context.Context, q Q, a, b string, types []string) (bool, error) {
+	if len(types) == 0 {
+		return false, nil
+	}
+	ph := qmarks(len(types))
+	args := []any{a, b}
+	for _, t := range types {
+		args = append(args, t)
+	}
+	args = append(args, b, a)
+	for _, t := range types {
+		args = append(args, t)
+	}
+	var n int
+	err := q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM derived_links WHERE source_entity_id = ? AND target_entity_id = ? AND relationship_type IN (`+ph+`))
+		OR EXISTS (SELECT 1 FROM derived_links WHERE source_entity_id = ? AND target_entity_id = ? AND relationship_type IN (`+ph+`))`, args...).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("read derived links between %s and %s: %w", a, b, err)
+	}
+	return n == 1, nil
+}
