@@ -45,14 +45,24 @@ func TestFailingEnrichmentFailsOnlyItsJob(t *testing.T) {
 		docs = append(docs, res.DocumentID)
 	}
 	in.Enricher = failingEnricher{failDoc: docs[0]}
+	// Enrich jobs are claimed once nothing else is runnable: the analyses first, then (their
+	// leases held) the enrich jobs; one batch holding both is what a document's express claim
+	// (ClaimDocumentJobs) gives.
 	var batch []store.Job
-	err := in.DB.WriteTx(ctx, func(tx *store.Tx) error {
-		var err error
-		batch, err = store.ClaimJobs(ctx, tx, "test", in.Now(), time.Minute, 16)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
+	for i := 0; i < 2; i++ {
+		err := in.DB.WriteTx(ctx, func(tx *store.Tx) error {
+			jobs, err := store.ClaimJobs(ctx, tx, "test", in.Now(), time.Minute, 16)
+			for _, j := range jobs {
+				if want := []string{PhaseAnalyze, PhaseEnrich}[i]; j.Phase != want {
+					t.Errorf("claim %d gave a %s job, want only %s jobs", i+1, j.Phase, want)
+				}
+			}
+			batch = append(batch, jobs...)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 	var enrichJobs, analyzeJobs int
 	for i := range batch {

@@ -41,7 +41,14 @@ type LinkScope struct {
 }
 
 func (s LinkScope) where() (string, []any) {
-	w := []string{"enrichment = ?"}
+	// With ends to look for, the unary + keeps SQLite off the enrichment index: that index
+	// holds every link of the enrichment, so a run scanned the whole store's links to find a
+	// document's few (the source/target indexes find them directly).
+	col := "enrichment = ?"
+	if len(s.Touching) > 0 || len(s.SourceIn) > 0 {
+		col = "+enrichment = ?"
+	}
+	w := []string{col}
 	args := []any{s.Enrichment}
 	if len(s.Types) > 0 {
 		w = append(w, "relationship_type IN ("+qmarks(len(s.Types))+")")
@@ -348,7 +355,7 @@ func (f DerivedFilter) where() (string, []any) {
 		w, args = append(w, "relationship_type = ?"), append(args, f.Type)
 	}
 	if f.Enrichment != "" {
-		w, args = append(w, "enrichment = ?"), append(args, f.Enrichment)
+		w, args = append(w, "+enrichment = ?"), append(args, f.Enrichment) // the entity's ends find the rows
 	}
 	if f.MinScore > 0 {
 		w, args = append(w, "score >= ?"), append(args, f.MinScore)

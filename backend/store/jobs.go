@@ -61,11 +61,28 @@ func EnqueueJob(ctx context.Context, q Q, documentID, payloadID, phase, state, n
 }
 
 // ClaimJobs leases up to n runnable jobs, oldest first: queued and due, or running with an
-// expired lease (their worker died). It returns ErrNotFound when there is nothing to do.
+// expired lease (their worker died). Enrich jobs are claimed only when no other job is
+// runnable: they read what the other phases write, so a folder is read first and linked after,
+// in batches of its own. It returns ErrNotFound when there is nothing to do.
 func ClaimJobs(ctx context.Context, q Q, owner string, now time.Time, lease time.Duration, n int) ([]Job, error) {
+	jobs, err := claimable(ctx, q, `phase != 'enrich'`, now, n)
+	if err == nil && len(jobs) == 0 {
+		jobs, err = claimable(ctx, q, `phase = 'enrich'`, now, n)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(jobs) == 0 {
+		return nil, ErrNotFound
+	}
+	return leaseJobs(ctx, q, jobs, owner, now, lease)
+}
+
+// claimable reads up to n runnable jobs matching phaseCond, oldest first.
+func claimable(ctx context.Context, q Q, phaseCond string, now time.Time, n int) ([]Job, error) {
 	ts := FormatTime(now)
 	rows, err := q.QueryContext(ctx, `SELECT `+jobCols+` FROM jobs
-		WHERE (state = 'queued' AND not_before <= ?) OR (state = 'running' AND lease_until < ?)
+		WHERE `+phaseCond+` AND ((state = 'queued' AND not_before <= ?) OR (state = 'running' AND lease_until < ?))
 		ORDER BY not_before, job_id LIMIT ?`, ts, ts, n)
 	if err != nil {
 		return nil, fmt.Errorf("claim jobs: %w", err)
@@ -83,10 +100,7 @@ func ClaimJobs(ctx context.Context, q Q, owner string, now time.Time, lease time
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("claim jobs: %w", err)
 	}
-	if len(jobs) == 0 {
-		return nil, ErrNotFound
-	}
-	return leaseJobs(ctx, q, jobs, owner, now, lease)
+	return jobs, nil
 }
 
 // ClaimDocumentJobs leases the runnable jobs of one document (see ClaimJobs), whatever their

@@ -58,13 +58,15 @@ func ReplaceSuggestions(ctx context.Context, q Q, enrichment string, touching []
 		return 0, errors.New("replace suggestions: no scope")
 	}
 	ph := qmarks(len(touching))
+	// The unary + keeps SQLite on the source/target indexes (a scope's few ends), off the
+	// state index that holds every open suggestion.
 	args := []any{enrichment}
 	for range 2 {
 		for _, id := range touching {
 			args = append(args, id)
 		}
 	}
-	rows, err := q.QueryContext(ctx, `SELECT `+suggestionCols+` FROM suggestions WHERE enrichment = ? AND state = 'open'
+	rows, err := q.QueryContext(ctx, `SELECT `+suggestionCols+` FROM suggestions WHERE +enrichment = ? AND +state = 'open'
 		AND (source_entity_id IN (`+ph+`) OR target_entity_id IN (`+ph+`))`, args...)
 	if err != nil {
 		return 0, fmt.Errorf("read suggestions: %w", err)
