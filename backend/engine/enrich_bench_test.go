@@ -204,13 +204,15 @@ func notesFolder(b *testing.B, n int) string {
 //     has committed, i.e. its derived links are readable (and, apart, until it is analysed).
 //
 // Each reports the median and the worst of b.N notes and the first note alone (first-ms: the
-// caches a process builds on its first enrichment, e.g. vectors read from SQLite).
+// caches a process builds on its first enrichment, e.g. vectors read from SQLite). They loop
+// with b.Loop, so each sub-benchmark copies the store once per -count (a ramp-up would copy
+// it again for every round).
 func BenchmarkEnrichNewDocument(b *testing.B) {
 	base := enrichedStore(b, *enrichStore)
 	b.Run("job", func(b *testing.B) {
 		e, dir := openCopy(b, base)
 		var times []time.Duration
-		for i := 0; i < b.N; i++ {
+		for i := 0; b.Loop(); i++ {
 			id := registerNote(b, e, dir, *enrichStore+i)
 			holdEnrich(b, e, id, true)
 			runDocument(b, e, id)
@@ -225,7 +227,7 @@ func BenchmarkEnrichNewDocument(b *testing.B) {
 	b.Run("path", func(b *testing.B) {
 		e, dir := openCopy(b, base)
 		var times []time.Duration
-		for i := 0; i < b.N; i++ {
+		for i := 0; b.Loop(); i++ {
 			start := time.Now()
 			id := registerNote(b, e, dir, *enrichStore+i)
 			for k := 0; !enriched(b, e, id); k++ {
@@ -243,7 +245,7 @@ func BenchmarkEnrichNewDocument(b *testing.B) {
 		ctx := context.Background()
 		svc := e.BenchEnrichments()
 		times := map[string][]time.Duration{}
-		for i := 0; i < b.N; i++ {
+		for i := 0; b.Loop(); i++ {
 			id := registerNote(b, e, dir, *enrichStore+i)
 			holdEnrich(b, e, id, true)
 			runDocument(b, e, id)
@@ -281,7 +283,7 @@ func BenchmarkEnrichNewDocument(b *testing.B) {
 		defer func() { cancel(); <-done }()
 		time.Sleep(300 * time.Millisecond) // the watcher is up
 		var times, analysed []time.Duration
-		for i := 0; i < b.N; i++ {
+		for i := 0; b.Loop(); i++ {
 			name, data, err := benchdata.Note(*enrichStore + i)
 			if err != nil {
 				b.Fatal(err)
