@@ -208,3 +208,22 @@ func TestCensusBackfill(t *testing.T) {
 		t.Fatalf("backfill: %d vectors, %d live chunks; want 3 and 3", v, c)
 	}
 }
+
+// TestMigrationNumbers: the shipped migrations are numbered 1, 2, 3 … once each, and a
+// duplicate or a gap is refused by name.
+func TestMigrationNumbers(t *testing.T) {
+	type m struct {
+		n    int
+		name string
+	}
+	key := func(x m) (int, string) { return x.n, x.name }
+	if err := checkMigrationNumbers([]m{{1, "0001_a"}, {2, "0002_b"}, {2, "0002_c"}}, key); err == nil || !strings.Contains(err.Error(), "0002_b and 0002_c") {
+		t.Fatalf("a duplicate number: %v", err)
+	}
+	if err := checkMigrationNumbers([]m{{1, "0001_a"}, {3, "0003_c"}}, key); err == nil {
+		t.Fatal("a gap was accepted")
+	}
+	if _, err := Open(context.Background(), filepath.Join(t.TempDir(), "s.db")); err != nil {
+		t.Fatalf("the shipped migrations: %v", err)
+	}
+}

@@ -215,6 +215,24 @@ func (db *DB) SchemaVersion(ctx context.Context) (int, error) {
 	return v, nil
 }
 
+// checkMigrationNumbers refuses two migrations with one number, or a gap: the version would
+// say both were applied when only the first was (two branches that each added "0009" once
+// left a column missing, and every enrich job failed on it).
+func checkMigrationNumbers[M any](sorted []M, key func(M) (int, string)) error {
+	for i, m := range sorted {
+		n, name := key(m)
+		if n != i+1 {
+			if i > 0 {
+				if p, pname := key(sorted[i-1]); p == n {
+					return fmt.Errorf("migrations %s and %s have one number", pname, name)
+				}
+			}
+			return fmt.Errorf("migration %s: expected number %d (migrations are numbered 1, 2, 3 … without gaps)", name, i+1)
+		}
+	}
+	return nil
+}
+
 // migrate applies the numbered migrations that are newer than PRAGMA user_version, each in its
 // own IMMEDIATE transaction, re-reading the version inside it so two processes opening a new
 // folder at once apply each migration exactly once.
@@ -236,6 +254,9 @@ func (db *DB) migrate(ctx context.Context) error {
 		list = append(list, mig{n, e.Name()})
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].n < list[j].n })
+	if err := checkMigrationNumbers(list, func(m mig) (int, string) { return m.n, m.name }); err != nil {
+		return err
+	}
 	for _, m := range list {
 		body, err := migrations.ReadFile("migrations/" + m.name)
 		if err != nil {
