@@ -18,6 +18,11 @@ import (
 // the end is a document's own entity).
 type EntityRef = store.EntityRef
 
+// Evidence is one item of a derived link's or a suggestion's evidence array (the chunk,
+// observation or document it rests on, with path and lines where there are some), for
+// transports that cite it.
+type Evidence = enrich.Evidence
+
 // RelationshipQuery selects an entity's links for ListRelationships.
 type RelationshipQuery struct {
 	EntityID  string `json:"entity_id"`
