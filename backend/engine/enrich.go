@@ -33,8 +33,14 @@ type EnrichStatus struct {
 
 // EnrichStatus reports each registered enrichment and the shared backlog.
 func (e *Engine) EnrichStatus(ctx context.Context) (*EnrichStatus, error) {
+	return e.enrichStatus(ctx, nil)
+}
+
+// enrichStatus is EnrichStatus with the enrich jobs by state already counted (Status counts
+// every job by phase and state in one pass), or nil to count them here.
+func (e *Engine) enrichStatus(ctx context.Context, jobs map[string]int) (*EnrichStatus, error) {
 	r := e.db.Reader()
-	links, sugg, err := store.DerivedCounts(ctx, r)
+	links, sugg, err := store.CountDerived(ctx, r)
 	if err != nil {
 		return nil, queryErr(err, "derived links")
 	}
@@ -43,8 +49,14 @@ func (e *Engine) EnrichStatus(ctx context.Context) (*EnrichStatus, error) {
 		out.Enrichments = append(out.Enrichments, EnrichmentStatus{Name: in.Name, Version: in.Version, Enabled: in.Enabled,
 			ReactsTo: in.ReactsTo, Links: links[in.Name], Suggestions: sugg[in.Name]})
 	}
+	if jobs != nil {
+		out.Backlog, out.Failed = jobs[store.JobQueued]+jobs[store.JobRunning], jobs[store.JobFailed]
+		return out, nil
+	}
+	// Counted in jobs_phase_state (0010): only the enrich jobs queued, running or failed are
+	// read, each an index entry, not every done job of the store.
 	err = r.QueryRowContext(ctx, `SELECT count(*) FILTER (WHERE state IN ('queued', 'running')), count(*) FILTER (WHERE state = 'failed')
-		FROM jobs WHERE phase = 'enrich'`).Scan(&out.Backlog, &out.Failed)
+		FROM jobs WHERE phase = 'enrich' AND state IN ('queued', 'running', 'failed')`).Scan(&out.Backlog, &out.Failed)
 	if err != nil {
 		return nil, queryErr(err, "enrich jobs")
 	}
@@ -110,12 +122,8 @@ func (e *Engine) RunEnrichment(ctx context.Context, name string) (*EnrichRunResu
 		return &EnrichRunResult{Documents: n}, nil
 	}
 	if !e.enrich.Has(name) {
-		var names []string
-		for _, in := range e.enrich.List() {
-			names = append(names, in.Name)
-		}
 		return nil, errs.New(errs.Validation, "no enrichment is called %q", name).With("field", "name").
-			WithHint("one of %s", strings.Join(names, ", "))
+			WithHint("one of %s", strings.Join(e.enrichmentNames(), ", "))
 	}
 	var docs []string
 	rows, err := e.db.Reader().QueryContext(ctx, `SELECT document_id FROM documents ORDER BY document_id`)
@@ -168,12 +176,19 @@ func (e *Engine) writeErr(err error, what string) error {
 	return errs.Wrap(errs.DBInsertFailed, err, "%s", what).WithHint("nothing was written; retry")
 }
 
+// SuggestionItem is a suggestion with both ends named (as in a relationship listing).
+type SuggestionItem struct {
+	store.Suggestion
+	Source EntityRef `json:"source"`
+	Target EntityRef `json:"target"`
+}
+
 // SuggestionPage is a page of DiscoveryGap's suggestions.
 type SuggestionPage struct {
-	Suggestions []store.Suggestion `json:"suggestions"`
-	Total       int                `json:"total"`
-	Limit       int                `json:"limit"`
-	Offset      int                `json:"offset"`
+	Suggestions []SuggestionItem `json:"suggestions"`
+	Total       int              `json:"total"`
+	Limit       int              `json:"limit"`
+	Offset      int              `json:"offset"`
 }
 
 // Suggestions pages through suggestions in a state (open by default; "all" for every state).
@@ -195,7 +210,19 @@ func (e *Engine) Suggestions(ctx context.Context, state string, limit, offset in
 	if err != nil {
 		return nil, queryErr(err, "suggestions")
 	}
-	return &SuggestionPage{Suggestions: list, Total: total, Limit: limit, Offset: offset}, nil
+	ids := make([]string, 0, 2*len(list))
+	for _, s := range list {
+		ids = append(ids, s.SourceEntityID, s.TargetEntityID)
+	}
+	refs, err := store.EntityRefs(ctx, e.db.Reader(), ids)
+	if err != nil {
+		return nil, queryErr(err, "the suggestions' ends")
+	}
+	out := &SuggestionPage{Suggestions: make([]SuggestionItem, len(list)), Total: total, Limit: limit, Offset: offset}
+	for i, s := range list {
+		out.Suggestions[i] = SuggestionItem{Suggestion: s, Source: refs[s.SourceEntityID], Target: refs[s.TargetEntityID]}
+	}
+	return out, nil
 }
 
 // SuggestionDecision is the outcome of accepting or dismissing a suggestion.
