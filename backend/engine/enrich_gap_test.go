@@ -65,7 +65,7 @@ func runGap(t testing.TB, e *engine.Engine) int {
 }
 
 // suggestions lists suggestions in state as "kind a ~ b" by file or entity name.
-func suggestions(t testing.TB, e *engine.Engine, state string) ([]string, []store.Suggestion) {
+func suggestions(t testing.TB, e *engine.Engine, state string) ([]string, []engine.SuggestionItem) {
 	t.Helper()
 	page, err := e.Suggestions(context.Background(), state, 100, 0)
 	if err != nil {
@@ -195,7 +195,7 @@ func TestDiscoveryGapSuggestions(t *testing.T) {
 	if dec.Relationship == nil || dec.Relationship.RelationshipType != "RELATED_TO" || dec.Suggestion.State != store.SuggestionAccepted {
 		t.Fatalf("accepted: %+v", dec)
 	}
-	rels, err := e.ListRelationships(ctx, ch1[0], "both", "RELATED_TO", 10, 0)
+	rels, err := e.ListRelationships(ctx, engine.RelationshipQuery{EntityID: ch1[0], Type: "RELATED_TO", Limit: 10})
 	if err != nil || rels.Total != 1 || rels.Relationships[0].TargetEntityID != ch2[0] && rels.Relationships[0].SourceEntityID != ch2[0] {
 		t.Fatalf("the accepted suggestion's relationship: %+v %v", rels, err)
 	}
