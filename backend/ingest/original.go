@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 
 	"github.com/strata-app/strata/backend/docstate"
@@ -128,10 +129,10 @@ func (in *Ingester) rerankOriginal(ctx context.Context, tx *store.Tx, d store.Do
 	switch {
 	case d.DuplicateOf != "" && isStatus(d, docstate.Analyzed):
 		orig, err := store.GetDocument(ctx, tx, d.DuplicateOf)
-		if err != nil {
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
-		if originalFirst(d, orig) {
+		if err != nil || !isReadOriginal(orig) || originalFirst(d, orig) { // (a duplicate of nothing read is read itself)
 			return queueRead(ctx, tx, d, now)
 		}
 	case isReadOriginal(d):
