@@ -50,6 +50,10 @@ const (
 	// DuplicateRegistered: a file was registered whose bytes are already extracted at another
 	// path that still exists; it is analysed by reference, not read again.
 	DuplicateRegistered Event = "duplicate_registered"
+	// OriginalSuperseded: an analysed document whose bytes a file that ranks before it (older
+	// mtime, or as old with an earlier path) has now read: it becomes a duplicate of that
+	// file, its chunks leave the index. It stays analysed, as any duplicate is.
+	OriginalSuperseded Event = "original_superseded"
 	// RegisterFailed: a file could not be registered (unreadable, too large, unsupported).
 	RegisterFailed Event = "register_failed"
 	// ContentStored: text was ingested directly; it is chunked in the same transaction.
@@ -68,7 +72,7 @@ const (
 
 // Events lists every event, in the order of the constants.
 func Events() []Event {
-	return []Event{FileRegistered, DuplicateRegistered, RegisterFailed, ContentStored, AnalysisDone, AnalysisFailed,
+	return []Event{FileRegistered, DuplicateRegistered, OriginalSuperseded, RegisterFailed, ContentStored, AnalysisDone, AnalysisFailed,
 		SemanticDone, SemanticFailed, FileRemoved}
 }
 
@@ -99,6 +103,7 @@ var table = func() map[Status]map[Event]Status {
 	add(anyStored, FileRegistered, Registered)
 	add(anyStored, DuplicateRegistered, Analyzed)
 	add(anyStored, RegisterFailed, Failed)
+	add([]Status{Analyzed, Semantic}, OriginalSuperseded, Analyzed)
 	add([]Status{None}, ContentStored, Analyzed)
 	add([]Status{Registered}, AnalysisDone, Analyzed)
 	add([]Status{Registered}, AnalysisFailed, Failed)

@@ -20,6 +20,8 @@ func TestNext(t *testing.T) {
 		legal[pair{s, RegisterFailed}] = Failed
 	}
 	legal[pair{None, ContentStored}] = Analyzed
+	legal[pair{Analyzed, OriginalSuperseded}] = Analyzed
+	legal[pair{Semantic, OriginalSuperseded}] = Analyzed
 	legal[pair{Registered, AnalysisDone}] = Analyzed
 	legal[pair{Registered, AnalysisFailed}] = Failed
 	legal[pair{Failed, AnalysisFailed}] = Failed

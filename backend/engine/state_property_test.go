@@ -21,7 +21,9 @@ import (
 // files of a watched folder — add, change, copy, move, delete, restart, retry — every file's
 // document says what really happened to it. The model is deliberately simple: a file's
 // outcome follows from its bytes alone, so the test can say what each document must show
-// without knowing how the engine decided it.
+// without knowing how the engine decided it; and of several files with the same bytes, the
+// original (the one read, the others its duplicates) follows from their mtimes and paths
+// alone: the oldest, ties by path (issue 14), whatever order they arrived or were touched in.
 
 // content is one kind of bytes a file can hold.
 type content int
@@ -66,6 +68,9 @@ type stateWorld struct {
 	data  string
 	bytes map[content][]byte
 	files map[string]content // path → what it holds now (the model)
+	// mt is each live file's mtime (the model): of several files with the same good bytes, the
+	// one with the oldest mtime (ties: the path) is the original once the jobs have run.
+	mt map[string]time.Time
 	// failed holds the paths whose bytes were seen to fail and have not changed since (moved
 	// or copied along with them): from then on their document is failed at every moment —
 	// no restart, reconcile or copy may make it anything else — until a retry reads it again.
@@ -73,6 +78,7 @@ type stateWorld struct {
 	e      *engine.Engine
 	clock  *clock
 	mtime  time.Time
+	oldest time.Time // the oldest mtime given so far: a file restored from a backup gets an older one
 	log    []string
 	serial int
 }
@@ -115,14 +121,20 @@ func (w *stateWorld) reconcile() {
 // never hidden by a coarse clock: that limit of size+mtime is not what this test is about).
 func (w *stateWorld) write(path string, c content) {
 	w.t.Helper()
+	w.mtime = w.mtime.Add(time.Second)
+	w.writeAt(path, c, w.mtime)
+}
+
+// writeAt puts c at path with the mtime mt.
+func (w *stateWorld) writeAt(path string, c content, mt time.Time) {
+	w.t.Helper()
 	if err := os.WriteFile(path, w.bytes[c], 0o644); err != nil {
 		w.fatalf("write: %v", err)
 	}
-	w.mtime = w.mtime.Add(time.Second)
-	if err := os.Chtimes(path, w.mtime, w.mtime); err != nil {
+	if err := os.Chtimes(path, mt, mt); err != nil {
 		w.fatalf("chtimes: %v", err)
 	}
-	w.files[path] = c
+	w.files[path], w.mt[path] = c, mt
 	delete(w.failed, path)
 }
 
@@ -182,7 +194,7 @@ func (w *stateWorld) step() {
 	w.t.Helper()
 	live := w.livePaths()
 	pick := func() string { return live[w.rng.Intn(len(live))] }
-	op := w.rng.Intn(12)
+	op := w.rng.Intn(13)
 	if len(live) == 0 {
 		op = 0
 	}
@@ -215,9 +227,10 @@ func (w *stateWorld) step() {
 		if err := os.Rename(from, to); err != nil {
 			w.fatalf("rename: %v", err)
 		}
-		w.files[to], w.failed[to] = w.files[from], w.failed[from]
+		w.files[to], w.failed[to], w.mt[to] = w.files[from], w.failed[from], w.mt[from] // a rename keeps the mtime
 		delete(w.files, from)
 		delete(w.failed, from)
+		delete(w.mt, from)
 		w.notify() // a move is a removal and a creation: the reconcile sees both
 	case 5: // delete
 		p := pick()
@@ -227,6 +240,7 @@ func (w *stateWorld) step() {
 		}
 		delete(w.files, p)
 		delete(w.failed, p)
+		delete(w.mt, p)
 		w.notify()
 	case 6, 7: // restart
 		w.log = append(w.log, "restart")
@@ -250,6 +264,7 @@ func (w *stateWorld) step() {
 		if err := os.Chtimes(p, w.mtime, w.mtime); err != nil {
 			w.fatalf("chtimes: %v", err)
 		}
+		w.mt[p] = w.mtime
 		w.notify(p)
 	case 11: // move onto another file (a save that renames a temporary file over the old one)
 		from, to := pick(), pick()
@@ -263,9 +278,20 @@ func (w *stateWorld) step() {
 		if w.files[to] != w.files[from] { // the same bytes: the document at to stays, as it was
 			w.files[to], w.failed[to] = w.files[from], w.failed[from]
 		}
+		w.mt[to] = w.mt[from] // a rename keeps the mtime
 		delete(w.files, from)
 		delete(w.failed, from)
+		delete(w.mt, from)
 		w.notify()
+	case 12: // restore a copy from a backup: the copy arrives now, but is older than any file here
+		from, to := pick(), w.newPath()
+		w.oldest = w.oldest.Add(-time.Second)
+		w.log = append(w.log, fmt.Sprintf("restore old copy of %s→%s (%s)", filepath.Base(from), filepath.Base(to), w.files[from]))
+		w.writeAt(to, w.files[from], w.oldest)
+		if w.failed[from] {
+			w.failed[to] = true // a copy of a failed file is failed with the same error
+		}
+		w.notify(to)
 	case 9: // run the jobs
 		w.log = append(w.log, "run jobs")
 		w.settle()
@@ -306,6 +332,9 @@ func (w *stateWorld) check(settled bool) {
 		if _, live := w.files[path]; !live && path != "" {
 			w.fatalf("%s is gone but its document is %s", filepath.Base(path), list[0].Status)
 		}
+	}
+	if settled {
+		w.checkOriginals(byPath)
 	}
 	for _, path := range w.livePaths() {
 		c := w.files[path]
@@ -373,6 +402,49 @@ func (w *stateWorld) check(settled bool) {
 	}
 }
 
+// checkOriginals checks, once the jobs have run, that of the live files holding the same good
+// bytes the original is the one with the oldest mtime (ties: the path) and every other one is
+// its duplicate, with no chunks of its own.
+func (w *stateWorld) checkOriginals(byPath map[string][]engine.Document) {
+	w.t.Helper()
+	for _, c := range []content{good1, good2} {
+		var group []string
+		for _, p := range w.livePaths() {
+			if w.files[p] == c {
+				group = append(group, p)
+			}
+		}
+		if len(group) == 0 {
+			continue
+		}
+		sort.Slice(group, func(i, j int) bool {
+			if !w.mt[group[i]].Equal(w.mt[group[j]]) {
+				return w.mt[group[i]].Before(w.mt[group[j]])
+			}
+			return group[i] < group[j]
+		})
+		if len(byPath[group[0]]) != 1 {
+			continue // reported by check
+		}
+		orig := byPath[group[0]][0]
+		if orig.DuplicateOf != "" {
+			w.fatalf("%s (%s) is the oldest with its bytes, but is a duplicate of %s", filepath.Base(group[0]), c, orig.DuplicateOfPath)
+		}
+		for _, p := range group[1:] {
+			if len(byPath[p]) == 1 && byPath[p][0].DuplicateOf != orig.DocumentID {
+				w.fatalf("%s (%s) is newer than %s, but is a duplicate of %q", filepath.Base(p), c, filepath.Base(group[0]), byPath[p][0].DuplicateOfPath)
+			}
+			var n int
+			if err := w.e.DB().Reader().QueryRowContext(context.Background(), `SELECT count(*) FROM chunks WHERE document_id = ?`, byPath[p][0].DocumentID).Scan(&n); err != nil {
+				w.fatalf("count chunks: %v", err)
+			}
+			if n != 0 {
+				w.fatalf("%s (%s) is a duplicate but holds %d chunks", filepath.Base(p), c, n)
+			}
+		}
+	}
+}
+
 // TestDocumentStateMachine runs random sequences of what people do to a watched folder and
 // checks, after each step, every document against what was really done.
 func TestDocumentStateMachine(t *testing.T) {
@@ -385,7 +457,8 @@ func TestDocumentStateMachine(t *testing.T) {
 		seed := int64(1200 + trial)
 		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
 			w := &stateWorld{t: t, rng: rand.New(rand.NewSource(seed)), root: t.TempDir(), data: t.TempDir(), bytes: bytes,
-				files: map[string]content{}, failed: map[string]bool{}, clock: newClock(), mtime: time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)}
+				files: map[string]content{}, failed: map[string]bool{}, mt: map[string]time.Time{}, clock: newClock(),
+				mtime: time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC), oldest: time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)}
 			w.root, _ = filepath.EvalSymlinks(w.root)
 			w.open()
 			defer func() { w.e.Close() }()
@@ -411,7 +484,8 @@ func TestFailedFileStaysFailedAfterRestarts(t *testing.T) {
 	bytes := contentBytes(t)
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	w := &stateWorld{t: t, rng: rand.New(rand.NewSource(1)), root: root, data: t.TempDir(), bytes: bytes,
-		files: map[string]content{}, failed: map[string]bool{}, clock: newClock(), mtime: time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)}
+		files: map[string]content{}, failed: map[string]bool{}, mt: map[string]time.Time{}, clock: newClock(),
+		mtime: time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC), oldest: time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)}
 	w.open()
 	defer func() { w.e.Close() }()
 	garbage := filepath.Join(root, "garbage.pdf")
@@ -556,8 +630,18 @@ func TestIngestFilesCountsACopiedFailure(t *testing.T) {
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	bad, good := filepath.Join(root, "bad.pdf"), filepath.Join(root, "good.txt")
 	badCopy, goodCopy := filepath.Join(root, "bad-copy.pdf"), filepath.Join(root, "good-copy.txt")
+	// The copies are a minute younger than the files they copy: the original is the oldest
+	// file with the bytes, whatever the order they are written in here.
+	t0 := time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)
 	for p, c := range map[string]content{bad: broken, good: good1, badCopy: broken, goodCopy: good1} {
 		if err := os.WriteFile(p, bytes[c], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mt := t0
+		if p == badCopy || p == goodCopy {
+			mt = t0.Add(time.Minute)
+		}
+		if err := os.Chtimes(p, mt, mt); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -242,7 +242,10 @@ func (in *Ingester) WriteAnalyses(ctx context.Context, tx *store.Tx, list []*Ana
 			return err
 		}
 	}
-	return writeObserved(ctx, tx, "", entities, rels, now)
+	if err := writeObserved(ctx, tx, "", entities, rels, now); err != nil {
+		return err
+	}
+	return in.settleOriginals(ctx, tx, docs, now)
 }
 
 func supersededErr() *errs.Error {

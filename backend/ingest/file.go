@@ -274,6 +274,9 @@ func (in *Ingester) writeRegistration(ctx context.Context, tx *store.Tx, r *file
 			if err := store.UpdateDocument(ctx, tx, existing); err != nil {
 				return nil, nil, err
 			}
+			if err := in.rerankOriginal(ctx, tx, existing, nowS); err != nil {
+				return nil, nil, err
+			}
 		}
 		res.Created, res.Message = false, MsgUnchanged
 		if isStatus(existing, docstate.Failed) {
@@ -319,6 +322,10 @@ func (in *Ingester) writeRegistration(ctx context.Context, tx *store.Tx, r *file
 	event := docstate.FileRegistered
 	res.Created, res.Message = true, MsgRegistered
 	switch {
+	case original != nil && originalFirst(doc, *original):
+		// The same bytes are read at another path, but this file ranks before it (it is
+		// older): it is read as the original, and once its analysis is written the other
+		// becomes its duplicate (settleOriginals). Until then the other stays searchable.
 	case original != nil: // the same bytes are already read at another path that still exists
 		event, doc.DuplicateOf, doc.PhaseAnalyze, doc.PhaseSemantic = docstate.DuplicateRegistered, original.DocumentID, "skipped", "skipped"
 		res.Created, res.Message = false, DuplicateMessage(original.Path)
@@ -365,7 +372,8 @@ func (in *Ingester) writeRegistration(ctx context.Context, tx *store.Tx, r *file
 
 // dedupCandidates picks, among the documents holding the same bytes (oldest first), the one a
 // new file may be a duplicate of — a *different* document whose own analysis wrote its text
-// (not itself a duplicate, not empty, not pending, not failed) — and, failing that, a
+// (not itself a duplicate, not empty, not pending, not failed), the first by originalFirst
+// when there are several — and, failing that, a
 // different document whose analysis of these bytes failed, whose failure a copy shares. A
 // document is never a duplicate of itself, of a document still waiting to be read, or of one
 // that holds no text: the issue-12 bug was a failed document marked a duplicate of itself.
@@ -376,8 +384,10 @@ func dedupCandidates(same []store.Document, self string) (original, failedTwin *
 			continue
 		}
 		switch {
-		case original == nil && isStatus(*d, docstate.Analyzed, docstate.Semantic) && d.DuplicateOf == "" && d.PhaseAnalyze == "done":
-			original = d
+		case isReadOriginal(*d):
+			if original == nil || originalFirst(*d, *original) { // mid-settling, two may be read: the rule's choice
+				original = d
+			}
 		case failedTwin == nil && StaysFailed(*d) && d.PhaseAnalyze == "failed":
 			failedTwin = d
 		}
@@ -417,21 +427,28 @@ func (in *Ingester) releaseDuplicates(ctx context.Context, tx *store.Tx, id, now
 		return err
 	}
 	for _, d := range dups {
-		if err := setStatus(&d, docstate.FileRegistered); err != nil {
-			return err
-		}
-		d.DuplicateOf, d.PhaseAnalyze, d.PhaseSemantic, d.LastError, d.UpdatedAt = "", "queued", "pending", nil, now
-		if err := store.UpdateDocument(ctx, tx, d); err != nil {
-			return err
-		}
-		if err := store.CancelJobs(ctx, tx, d.DocumentID, d.PayloadID, errs.EnvelopeJSON(supersededErr()), now); err != nil {
-			return err
-		}
-		if err := store.EnqueueJob(ctx, tx, d.DocumentID, d.PayloadID, PhaseAnalyze, store.JobQueued, now); err != nil {
+		if err := queueRead(ctx, tx, d, now); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// queueRead makes d, a duplicate, read its own file: it is registered again and its analysis
+// queued. Once written, settleOriginals decides which of the readers of the same bytes stays
+// the original.
+func queueRead(ctx context.Context, tx *store.Tx, d store.Document, now string) error {
+	if err := setStatus(&d, docstate.FileRegistered); err != nil {
+		return err
+	}
+	d.DuplicateOf, d.PhaseAnalyze, d.PhaseSemantic, d.LastError, d.UpdatedAt = "", "queued", "pending", nil, now
+	if err := store.UpdateDocument(ctx, tx, d); err != nil {
+		return err
+	}
+	if err := store.CancelJobs(ctx, tx, d.DocumentID, d.PayloadID, errs.EnvelopeJSON(supersededErr()), now); err != nil {
+		return err
+	}
+	return store.EnqueueJob(ctx, tx, d.DocumentID, d.PayloadID, PhaseAnalyze, store.JobQueued, now)
 }
 
 // PriorityFile is the source priority of what Strata reads from a file itself.
@@ -469,6 +486,9 @@ func (in *Ingester) moveDocument(ctx context.Context, tx *store.Tx, d, occupant 
 	old := d.Path
 	d.Path, d.Mtime, d.UpdatedAt = abs, store.FormatTime(st.ModTime()), now
 	if err := store.UpdateDocument(ctx, tx, d); err != nil {
+		return err
+	}
+	if err := in.rerankOriginal(ctx, tx, d, now); err != nil { // its path and mtime rank it
 		return err
 	}
 	pe := observation(in.docType(), d.DocumentID, filepath.Base(abs), map[string]any{"path": abs, "name": filepath.Base(abs), "previous_path": old},

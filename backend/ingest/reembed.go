@@ -80,7 +80,8 @@ func (in *Ingester) Reembed(ctx context.Context, job store.Job) (*EmbedResult, e
 func (in *Ingester) WriteEmbed(ctx context.Context, tx *store.Tx, r *EmbedResult) error {
 	now := store.FormatTime(in.Now())
 	d, err := store.GetDocument(ctx, tx, r.Job.DocumentID)
-	current := err == nil && d.PayloadID == r.Job.PayloadID && !isStatus(d, docstate.Removed, docstate.Failed)
+	// A document made a duplicate while the job ran (settleOriginals) has no chunks to embed.
+	current := err == nil && d.PayloadID == r.Job.PayloadID && !isStatus(d, docstate.Removed, docstate.Failed) && d.DuplicateOf == ""
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}

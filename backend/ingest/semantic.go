@@ -184,7 +184,8 @@ func (in *Ingester) WriteSemantic(ctx context.Context, tx *store.Tx, r *Semantic
 	if err != nil {
 		return err
 	}
-	if cur.PayloadID != r.Job.PayloadID || !can(cur, docstate.SemanticDone) {
+	// A document made a duplicate while the job ran (settleOriginals) is not read: its original is.
+	if cur.PayloadID != r.Job.PayloadID || !can(cur, docstate.SemanticDone) || cur.DuplicateOf != "" {
 		return in.endJob(ctx, r.Job, store.JobSkipped, supersededErr())(tx)
 	}
 	if err := store.FinishJob(ctx, tx, r.Job.JobID, r.Job.LeaseOwner, store.JobDone, nil, now, now); errors.Is(err, store.ErrNotFound) {
