@@ -111,3 +111,39 @@ export type RelationshipPage = Omit<engine.RelationshipPage, 'relationships'> & 
 export type Settings = app.Settings;
 export type InstallResult = app.InstallResult;
 export type ErrorCode = app.ErrorCode;
+
+// Enrichments (issue 14). Provisional until the engine's API lands in the bindings.
+import type { EvidenceItem, LinkEnd } from './enrich';
+
+/** A pair DiscoveryGap found related while nothing links them; evidence is raw JSON in Go. */
+export interface Suggestion {
+  id: string;
+  source_entity_id: string;
+  target_entity_id: string;
+  kind: string;
+  score: number;
+  reason: string;
+  evidence: EvidenceItem[] | null;
+  enrichment: string;
+  version: string;
+  state: 'open' | 'accepted' | 'dismissed' | string;
+  relationship_id?: string;
+  decided_by?: string;
+  decided_at?: string;
+  created_at: string;
+  updated_at: string;
+  source?: LinkEnd | null;
+  target?: LinkEnd | null;
+}
+
+export interface SuggestionPage {
+  suggestions: Suggestion[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+export interface SuggestionDecision {
+  suggestion: Suggestion;
+  relationship?: Relationship | null;
+}
