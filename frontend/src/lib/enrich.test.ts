@@ -38,7 +38,7 @@ describe('groupDerived', () => {
     link('d3', 'SIMILAR_TO', 'ent_b', 'ent_me', { score: 0.64, source: { entity_id: 'ent_b', name: 'Bravo' } }),
     link('d1', 'SIMILAR_TO', 'ent_me', 'ent_a', { score: 0.71, target: { entity_id: 'ent_a', name: 'Alpha' } }),
     link('d2', 'SIMILAR_TO', 'ent_me', 'ent_c', { score: 0.64, target: { entity_id: 'ent_c', name: 'Alpha 2' } }),
-    link('d4', 'DUPLICATE_OF', 'ent_copy', 'ent_me', { score: 1 }),
+    link('d4', 'DUPLICATE_OF', 'ent_copy', 'ent_me', { score: 1, source: { entity_id: 'ent_copy', name: 'Same title', path: '/b/copy.html' } }),
     link('d5', 'CONTAINED_IN', 'ent_me', 'ent_book', { score: 1 }),
     link('d6', 'CONTAINED_IN', 'ent_small', 'ent_me', { score: 0.95 }),
     link('d7', 'FUTURE_KIND', 'ent_me', 'ent_z', { score: 0.5 }),
@@ -62,6 +62,7 @@ describe('groupDerived', () => {
     const dup = g[0].rows[0];
     expect(dup.outbound).toBe(false);
     expect(dup.other.entity_id).toBe('ent_copy');
+    expect(dup.label).toBe('copy.html'); // a copy bears the original's title: its file tells them apart
     const sim = g.find((x) => x.key === 'sim')!.rows;
     expect(sim[0]).toMatchObject({ outbound: true, other: { entity_id: 'ent_a', name: 'Alpha' }, measure: 'similarity 0.71' });
     expect(sim[2]).toMatchObject({ outbound: false, other: { entity_id: 'ent_b', name: 'Bravo' } });

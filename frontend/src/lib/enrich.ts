@@ -54,6 +54,9 @@ export interface DerivedRow<L extends LinkLike = LinkLike> {
   other: LinkEnd;
   /** true: this entity is the link's source ("this is a copy of …"). */
   outbound: boolean;
+  /** What the row calls the other end: its file's name where the text is the same (a copy
+   * bears the original's title), else its name. */
+  label: string;
   /** The score in words: "similarity 0.71", "3 passages together", "2 days apart". */
   measure: string;
   /** For the hover: which enrichment found it, and that it was derived. */
@@ -218,13 +221,15 @@ export function groupDerived<L extends LinkLike>(
       groups.set(key, g);
       if (!k) order.push(key);
     }
-    g.rows.push({ link: l, other, outbound, measure: measureWords(l), why: whyWords(l.enrichment), evidence: l.evidence ?? [] });
+    const sameText = l.relationship_type === 'DUPLICATE_OF' || l.relationship_type === 'CONTAINED_IN';
+    const label = sameText && other.path ? baseName(other.path) : endName(other);
+    g.rows.push({ link: l, other, outbound, label, measure: measureWords(l), why: whyWords(l.enrichment), evidence: l.evidence ?? [] });
   }
   for (const g of groups.values()) {
     g.rows.sort(
       (a, b) =>
         (num(b.link.score) ?? 0) - (num(a.link.score) ?? 0) ||
-        endName(a.other).localeCompare(endName(b.other)) ||
+        a.label.localeCompare(b.label) ||
         (a.link.id < b.link.id ? -1 : a.link.id > b.link.id ? 1 : 0),
     );
   }
