@@ -36,7 +36,10 @@ type Engine interface {
 	ListObservations(ctx context.Context, id string, limit, offset int) (*engine.ObservationPage, error)
 	FieldProvenance(ctx context.Context, id, field string) (*engine.FieldProvenance, error)
 	ListEntities(ctx context.Context, typ, query string, limit, offset int) (*engine.EntityPage, error)
-	ListRelationships(ctx context.Context, id, direction, typ string, limit, offset int) (*engine.RelationshipPage, error)
+	ListRelationships(ctx context.Context, q engine.RelationshipQuery) (*engine.RelationshipPage, error)
+	Suggestions(ctx context.Context, state string, limit, offset int) (*engine.SuggestionPage, error)
+	DecideSuggestion(ctx context.Context, id string, accept bool, typ, by string) (*engine.SuggestionDecision, error)
+	EnrichStatus(ctx context.Context) (*engine.EnrichStatus, error)
 	WatchRoots(ctx context.Context) ([]string, error)
 	AddWatchRoot(ctx context.Context, who engine.Caller, dir string) ([]engine.PathResult, error)
 	RemoveWatchRoot(ctx context.Context, dir string) (bool, error)
@@ -253,10 +256,36 @@ func (a *App) Entities(typ, query string, limit, offset int) (*engine.EntityPage
 	return a.eng.ListEntities(a.c(), typ, query, limit, offset)
 }
 
-// Relationships lists an entity's links.
+// Relationships lists an entity's links, asserted ones first and then derived ones (each marked
+// derived, with its enrichment, score and evidence), both ends named.
 func (a *App) Relationships(id string) (*engine.RelationshipPage, error) {
-	return a.eng.ListRelationships(a.c(), id, "both", "", 200, 0)
+	return a.eng.ListRelationships(a.c(), engine.RelationshipQuery{EntityID: id, Limit: 200})
 }
+
+// QueryRelationships pages through an entity's links with the filters of `relationships list`
+// (direction, type, derived or asserted only, one enrichment, a least score).
+func (a *App) QueryRelationships(q engine.RelationshipQuery) (*engine.RelationshipPage, error) {
+	return a.eng.ListRelationships(a.c(), q)
+}
+
+// Suggestions lists DiscoveryGap's suggestions in a state: open ("" too), accepted, dismissed
+// or all; strongest first, both ends named, with their evidence.
+func (a *App) Suggestions(state string) (*engine.SuggestionPage, error) {
+	return a.eng.Suggestions(a.c(), state, 500, 0)
+}
+
+// AcceptSuggestion asserts the suggested link (RELATED_TO) and remembers the decision.
+func (a *App) AcceptSuggestion(id string) (*engine.SuggestionDecision, error) {
+	return a.eng.DecideSuggestion(a.c(), id, true, "", user.Via())
+}
+
+// DismissSuggestion remembers that the pair is not related: it is not suggested again.
+func (a *App) DismissSuggestion(id string) (*engine.SuggestionDecision, error) {
+	return a.eng.DecideSuggestion(a.c(), id, false, "", user.Via())
+}
+
+// EnrichStatus is each enrichment's state and the shared backlog (also in Status).
+func (a *App) EnrichStatus() (*engine.EnrichStatus, error) { return a.eng.EnrichStatus(a.c()) }
 
 // WatchedFolders lists the watched folders.
 func (a *App) WatchedFolders() ([]string, error) { return a.eng.WatchRoots(a.c()) }

@@ -17,10 +17,11 @@ import (
 // compares them with the App's method set). The browser handler serves exactly these, and the
 // desktop binds the App (Host.Bindings), so the window and the browser reach the same list.
 var Methods = []string{
-	"AddWatchedFolder", "ClientSnippet", "Document", "Documents", "Entities", "Entity",
-	"ErrorCodes", "IngestPaths", "IngestText", "InstallClient", "Observations", "OpenPath", "Overview",
-	"PickFiles", "PickFolder", "Provenance", "Relationships", "RemoveWatchedFolder", "Retry",
-	"Search", "Settings", "Status", "Upload", "WatchedFolders",
+	"AcceptSuggestion", "AddWatchedFolder", "ClientSnippet", "DismissSuggestion", "Document", "Documents",
+	"EnrichStatus", "Entities", "Entity", "ErrorCodes", "IngestPaths", "IngestText", "InstallClient",
+	"Observations", "OpenPath", "Overview", "PickFiles", "PickFolder", "Provenance", "QueryRelationships",
+	"Relationships", "RemoveWatchedFolder", "Retry", "Search", "Settings", "Status", "Suggestions",
+	"Upload", "WatchedFolders",
 }
 
 // Handler serves the UI in a browser: the built frontend at / and each of Methods at

@@ -204,7 +204,7 @@ func relCmd(g *globals) *cobra.Command {
 		Args:  exactArgs(1, "ID"),
 		RunE: func(c *cobra.Command, args []string) error {
 			return g.run(c, func(ctx context.Context, e *engine.Engine) (any, error) {
-				return e.ListRelationships(ctx, args[0], direction, typ, limit, offset)
+				return e.ListRelationships(ctx, engine.RelationshipQuery{EntityID: args[0], Direction: direction, Type: typ, Limit: limit, Offset: offset})
 			}, func(w io.Writer, v any) {
 				p := v.(*engine.RelationshipPage)
 				tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/strata-app/strata/backend/engine"
 )
 
 // TestShippedCapabilities ingests one realistic example per shipped capability and checks the
@@ -51,7 +53,7 @@ func TestShippedCapabilities(t *testing.T) {
 	if inv.Total != 1 {
 		t.Fatalf("invoice entities: %d", inv.Total)
 	}
-	settles, _ := e.ListRelationships(ctx, inv.Entities[0].EntityID, "inbound", "SETTLES", 0, 0)
+	settles, _ := e.ListRelationships(ctx, engine.RelationshipQuery{EntityID: inv.Entities[0].EntityID, Direction: "inbound", Type: "SETTLES", Derived: assertedOnly})
 	if settles.Total != 1 {
 		t.Fatal("transaction does not settle the invoice")
 	}
@@ -59,7 +61,7 @@ func TestShippedCapabilities(t *testing.T) {
 	if acme.Total != 1 {
 		t.Fatalf("Acme should be one company across capabilities, got %d", acme.Total)
 	}
-	refs, _ := e.ListRelationships(ctx, acme.Entities[0].EntityID, "inbound", "REFERS_TO", 0, 0)
+	refs, _ := e.ListRelationships(ctx, engine.RelationshipQuery{EntityID: acme.Entities[0].EntityID, Direction: "inbound", Type: "REFERS_TO", Derived: assertedOnly})
 	if refs.Total != 3 { // invoice, transaction, contract
 		t.Fatalf("Acme is referred to by %d entities, want 3", refs.Total)
 	}

@@ -56,7 +56,7 @@ func capture(t *testing.T, e *engine.Engine) world {
 		for _, o := range obs.Observations {
 			w.Lists = append(w.Lists, o.ID)
 		}
-		rels, _ := e.ListRelationships(ctx, ent.EntityID, "both", "", 1000, 0)
+		rels, _ := e.ListRelationships(ctx, engine.RelationshipQuery{EntityID: ent.EntityID, Direction: "both", Limit: 1000, Derived: assertedOnly})
 		for _, r := range rels.Relationships {
 			w.Lists = append(w.Lists, r.ID)
 		}

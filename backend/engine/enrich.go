@@ -110,12 +110,8 @@ func (e *Engine) RunEnrichment(ctx context.Context, name string) (*EnrichRunResu
 		return &EnrichRunResult{Documents: n}, nil
 	}
 	if !e.enrich.Has(name) {
-		var names []string
-		for _, in := range e.enrich.List() {
-			names = append(names, in.Name)
-		}
 		return nil, errs.New(errs.Validation, "no enrichment is called %q", name).With("field", "name").
-			WithHint("one of %s", strings.Join(names, ", "))
+			WithHint("one of %s", strings.Join(e.enrichmentNames(), ", "))
 	}
 	var docs []string
 	rows, err := e.db.Reader().QueryContext(ctx, `SELECT document_id FROM documents ORDER BY document_id`)
@@ -168,12 +164,19 @@ func (e *Engine) writeErr(err error, what string) error {
 	return errs.Wrap(errs.DBInsertFailed, err, "%s", what).WithHint("nothing was written; retry")
 }
 
+// SuggestionItem is a suggestion with both ends named (as in a relationship listing).
+type SuggestionItem struct {
+	store.Suggestion
+	Source EntityRef `json:"source"`
+	Target EntityRef `json:"target"`
+}
+
 // SuggestionPage is a page of DiscoveryGap's suggestions.
 type SuggestionPage struct {
-	Suggestions []store.Suggestion `json:"suggestions"`
-	Total       int                `json:"total"`
-	Limit       int                `json:"limit"`
-	Offset      int                `json:"offset"`
+	Suggestions []SuggestionItem `json:"suggestions"`
+	Total       int              `json:"total"`
+	Limit       int              `json:"limit"`
+	Offset      int              `json:"offset"`
 }
 
 // Suggestions pages through suggestions in a state (open by default; "all" for every state).
@@ -195,7 +198,19 @@ func (e *Engine) Suggestions(ctx context.Context, state string, limit, offset in
 	if err != nil {
 		return nil, queryErr(err, "suggestions")
 	}
-	return &SuggestionPage{Suggestions: list, Total: total, Limit: limit, Offset: offset}, nil
+	ids := make([]string, 0, 2*len(list))
+	for _, s := range list {
+		ids = append(ids, s.SourceEntityID, s.TargetEntityID)
+	}
+	refs, err := store.EntityRefs(ctx, e.db.Reader(), ids)
+	if err != nil {
+		return nil, queryErr(err, "the suggestions' ends")
+	}
+	out := &SuggestionPage{Suggestions: make([]SuggestionItem, len(list)), Total: total, Limit: limit, Offset: offset}
+	for i, s := range list {
+		out.Suggestions[i] = SuggestionItem{Suggestion: s, Source: refs[s.SourceEntityID], Target: refs[s.TargetEntityID]}
+	}
+	return out, nil
 }
 
 // SuggestionDecision is the outcome of accepting or dismissing a suggestion.

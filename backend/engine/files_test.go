@@ -85,7 +85,7 @@ func TestFilePhasesAndHeuristics(t *testing.T) {
 			t.Errorf("document %s = %s, want %s", f, got, want)
 		}
 	}
-	rels, _ := e.ListRelationships(ctx, res.EntityIDs[0], "outbound", "REFERS_TO", 0, 0)
+	rels, _ := e.ListRelationships(ctx, engine.RelationshipQuery{EntityID: res.EntityIDs[0], Direction: "outbound", Type: "REFERS_TO", Derived: assertedOnly})
 	if rels.Total != 4 { // 3 concepts (2 declared, 1 trailing #tag) + 1 contact
 		t.Errorf("document refers to %d entities, want 4", rels.Total)
 	}

@@ -125,7 +125,7 @@ func TestSemanticPhaseWithLocalModel(t *testing.T) {
 		!strings.Contains(string(prov.SourceObservation.Span), `"chunks":["chk_`) || !strings.Contains(string(prov.SourcePayload.Origin), "llama3.2") {
 		t.Fatalf("provenance must reach the document and its chunks: %+v", prov)
 	}
-	refs, _ := e.ListRelationships(ctx, res.EntityIDs[0], "outbound", "REFERS_TO", 0, 0)
+	refs, _ := e.ListRelationships(ctx, engine.RelationshipQuery{EntityID: res.EntityIDs[0], Direction: "outbound", Type: "REFERS_TO", Derived: assertedOnly})
 	found := false
 	for _, r := range refs.Relationships {
 		found = found || r.TargetEntityID == m.EntityID

@@ -26,6 +26,9 @@ type Status struct {
 	// Storage says whether the data folder's disk takes writes: "full" (jobs pause until space
 	// returns), "failing" (an I/O error) or "ok", with the free space and the error.
 	Storage StorageStatus `json:"storage"`
+	// Enrichments: each enrichment's state (version, on/off, links, open suggestions) and the
+	// backlog of documents waiting to be enriched.
+	Enrichments *EnrichStatus `json:"enrichments"`
 }
 
 // Status reports counts and configuration.
@@ -55,6 +58,10 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Status{Embeddings: emb, Version: Version, DataDir: e.cfg.DataDir, Database: e.db.Path(), SchemaVersion: v, Counts: c,
+	enr, err := e.EnrichStatus(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &Status{Enrichments: enr, Embeddings: emb, Version: Version, DataDir: e.cfg.DataDir, Database: e.db.Path(), SchemaVersion: v, Counts: c,
 		Capabilities: e.specs.CapabilityIDs(), InputKinds: e.InputKinds(), EntityTypes: types, Jobs: jobs, WatchRoots: roots, Watching: e.WatchStatus(), Storage: e.StorageStatus()}, nil
 }

@@ -172,7 +172,7 @@ func TestContentProvenanceReachesDocument(t *testing.T) {
 	if !strings.Contains(string(p.SourceObservation.Span), `"line_start":3`) {
 		t.Fatalf("span: %s", p.SourceObservation.Span)
 	}
-	rels, err := e.ListRelationships(ctx, doc, "outbound", "REFERS_TO", 0, 0)
+	rels, err := e.ListRelationships(ctx, engine.RelationshipQuery{EntityID: doc, Direction: "outbound", Type: "REFERS_TO", Derived: assertedOnly})
 	if err != nil || rels.Total != 1 {
 		t.Fatalf("tag → concept: %+v %v", rels, err)
 	}
@@ -223,15 +223,15 @@ func TestRelationshipsAndCycles(t *testing.T) {
 	_, err = e.CreateRelationship(ctx, "REFERS_TO", a, b, json.RawMessage(`[1]`))
 	wantCode(t, err, errs.Validation)
 
-	out, err := e.ListRelationships(ctx, a, "outbound", "", 0, 0)
+	out, err := e.ListRelationships(ctx, engine.RelationshipQuery{EntityID: a, Direction: "outbound", Derived: assertedOnly})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if out.Total != 4 || out.Limit != 100 { // PART_OF, DEPENDS_ON, SUPERSEDES a→b and REFERS_TO a→c
 		t.Fatalf("outbound of a: %+v", out)
 	}
-	in, _ := e.ListRelationships(ctx, a, "inbound", "", 0, 0)
-	both, _ := e.ListRelationships(ctx, a, "both", "", 0, 0)
+	in, _ := e.ListRelationships(ctx, engine.RelationshipQuery{EntityID: a, Direction: "inbound", Derived: assertedOnly})
+	both, _ := e.ListRelationships(ctx, engine.RelationshipQuery{EntityID: a, Direction: "both", Derived: assertedOnly})
 	if both.Total != out.Total+in.Total {
 		t.Fatalf("both %d != outbound %d + inbound %d", both.Total, out.Total, in.Total)
 	}
@@ -240,11 +240,11 @@ func TestRelationshipsAndCycles(t *testing.T) {
 			t.Fatalf("outbound list has %+v", r)
 		}
 	}
-	typed, _ := e.ListRelationships(ctx, a, "both", "REFERS_TO", 0, 0)
+	typed, _ := e.ListRelationships(ctx, engine.RelationshipQuery{EntityID: a, Direction: "both", Type: "REFERS_TO", Derived: assertedOnly})
 	if typed.Total != 2 {
 		t.Fatalf("REFERS_TO of a: %d", typed.Total)
 	}
-	page, _ := e.ListRelationships(ctx, a, "both", "", 2, 1)
+	page, _ := e.ListRelationships(ctx, engine.RelationshipQuery{EntityID: a, Direction: "both", Limit: 2, Offset: 1, Derived: assertedOnly})
 	if len(page.Relationships) != 2 || page.Relationships[0].ID != both.Relationships[1].ID {
 		t.Fatalf("paging: %+v vs %+v", page.Relationships, both.Relationships)
 	}
@@ -254,11 +254,11 @@ func TestRelationshipsAndCycles(t *testing.T) {
 			t.Fatalf("not newest first, ties by ID: %v then %v", p, q)
 		}
 	}
-	_, err = e.ListRelationships(ctx, a, "sideways", "", 0, 0)
+	_, err = e.ListRelationships(ctx, engine.RelationshipQuery{EntityID: a, Direction: "sideways", Derived: assertedOnly})
 	wantCode(t, err, errs.Validation)
-	_, err = e.ListRelationships(ctx, a, "both", "LIKES", 0, 0)
+	_, err = e.ListRelationships(ctx, engine.RelationshipQuery{EntityID: a, Direction: "both", Type: "LIKES", Derived: assertedOnly})
 	wantCode(t, err, errs.InvalidRelationshipType)
-	_, err = e.ListRelationships(ctx, "ent_000000000000000000000000", "", "", 0, 0)
+	_, err = e.ListRelationships(ctx, engine.RelationshipQuery{EntityID: "ent_000000000000000000000000", Derived: assertedOnly})
 	wantCode(t, err, errs.EntityNotFound)
 }
 

@@ -153,11 +153,13 @@ func (e *Engine) StoreUpload(ctx context.Context, who Caller, name string, data 
 	return e.IngestPaths(ctx, who, []string{path})
 }
 
-// DocumentView is a document with its chunks, jobs and the observations made from it: the
-// document screen's one read.
+// DocumentView is a document with its chunks, jobs, the observations made from it and the
+// first page of its entity's links (asserted and derived, ends named): the document screen's
+// one read.
 type DocumentView struct {
 	*DocumentDetail
-	Observations []Observation `json:"observations"`
+	Observations []Observation    `json:"observations"`
+	Links        RelationshipPage `json:"links"`
 }
 
 // DocumentView returns a document for the document screen.
@@ -173,5 +175,13 @@ func (e *Engine) DocumentView(ctx context.Context, id string) (*DocumentView, er
 	if obs == nil {
 		obs = []Observation{}
 	}
-	return &DocumentView{DocumentDetail: d, Observations: obs}, nil
+	v := &DocumentView{DocumentDetail: d, Observations: obs, Links: RelationshipPage{Relationships: []RelationshipItem{}}}
+	if d.EntityID != "" {
+		links, err := e.ListRelationships(ctx, RelationshipQuery{EntityID: d.EntityID})
+		if err != nil {
+			return nil, err
+		}
+		v.Links = *links
+	}
+	return v, nil
 }

@@ -128,7 +128,7 @@ func TestUnknownRelationshipTypeSameCodeEverywhere(t *testing.T) {
 	b := ingest(t, e, "", map[string]any{"text": "b"}).EntityIDs[0]
 	_, err := e.CreateRelationship(ctx, "LIKES", a, b, nil)
 	wantCode(t, err, errs.InvalidRelationshipType)
-	_, err = e.ListRelationships(ctx, a, "both", "LIKES", 0, 0)
+	_, err = e.ListRelationships(ctx, engine.RelationshipQuery{EntityID: a, Direction: "both", Type: "LIKES", Derived: assertedOnly})
 	ee := wantCode(t, err, errs.InvalidRelationshipType)
 	if ee.Details["field"] != "relationship_type" {
 		t.Fatalf("details should name the field: %v", ee.Details)

@@ -334,7 +334,8 @@ func (h *handlers) relationships(ctx context.Context, req mcp.CallToolRequest) (
 		if err := need("entity_id", a.EntityID, a.Action); err != nil {
 			return failure(err), nil
 		}
-		return answer(h.e.ListRelationships(ctx, a.EntityID, a.Direction, a.RelationshipType, int(a.Limit), a.Offset))
+		return answer(h.e.ListRelationships(ctx, engine.RelationshipQuery{EntityID: a.EntityID, Direction: a.Direction,
+			Type: a.RelationshipType, Limit: int(a.Limit), Offset: a.Offset}))
 	}
 	return failure(badAction(a.Action, "create, list")), nil
 }

@@ -121,6 +121,7 @@ export namespace engine {
 	    chunks: store.Chunk[];
 	    jobs: store.Job[];
 	    observations: store.Observation[];
+	    links: RelationshipPage;
 	}
 	export interface EmbeddingStatus {
 	    automatic: boolean;
@@ -136,6 +137,19 @@ export namespace engine {
 	    space: string;
 	    fallback_reason?: string;
 	    hint?: string;
+	}
+	export interface EnrichStatus {
+	    enrichments: EnrichmentStatus[];
+	    backlog: number;
+	    failed: number;
+	}
+	export interface EnrichmentStatus {
+	    name: string;
+	    version: string;
+	    enabled: boolean;
+	    reacts_to: string[];
+	    links: number;
+	    suggestions: number;
 	}
 	export interface EntityPage {
 	    entities: store.Entity[];
@@ -191,11 +205,38 @@ export namespace engine {
 	    done: number;
 	    total: number;
 	}
+	export interface RelationshipItem {
+	    id: string;
+	    relationship_type: string;
+	    source_entity_id: string;
+	    target_entity_id: string;
+	    metadata?: number[];
+	    source_payload_id?: string;
+	    created_at: string;
+	    derived: boolean;
+	    enrichment?: string;
+	    score?: number;
+	    evidence?: number[];
+	    source: store.EntityRef;
+	    target: store.EntityRef;
+	}
 	export interface RelationshipPage {
-	    relationships: store.Relationship[];
+	    relationships: RelationshipItem[];
 	    total: number;
+	    asserted_total: number;
+	    derived_total: number;
 	    limit: number;
 	    offset: number;
+	}
+	export interface RelationshipQuery {
+	    entity_id: string;
+	    direction?: string;
+	    relationship_type?: string;
+	    derived?: boolean;
+	    enrichment?: string;
+	    min_score?: number;
+	    limit?: number;
+	    offset?: number;
 	}
 	export interface SearchRequest {
 	    query: string;
@@ -277,6 +318,36 @@ export namespace engine {
 	    watching?: watch.RootStatus[];
 	    embeddings?: EmbeddingStatus;
 	    storage: storage.Status;
+	    enrichments?: EnrichStatus;
+	}
+	export interface SuggestionDecision {
+	    suggestion: store.Suggestion;
+	    relationship?: store.Relationship;
+	}
+	export interface SuggestionItem {
+	    id: string;
+	    source_entity_id: string;
+	    target_entity_id: string;
+	    kind: string;
+	    score: number;
+	    reason: string;
+	    evidence: number[];
+	    enrichment: string;
+	    version: string;
+	    state: string;
+	    relationship_id?: string;
+	    decided_by?: string;
+	    decided_at?: string;
+	    created_at: string;
+	    updated_at: string;
+	    source: store.EntityRef;
+	    target: store.EntityRef;
+	}
+	export interface SuggestionPage {
+	    suggestions: SuggestionItem[];
+	    total: number;
+	    limit: number;
+	    offset: number;
 	}
 
 }
@@ -438,6 +509,13 @@ export namespace store {
 	    aliases: string[];
 	    created_at: string;
 	}
+	export interface EntityRef {
+	    entity_id: string;
+	    entity_type: string;
+	    name: string;
+	    document_id?: string;
+	    path?: string;
+	}
 	export interface Job {
 	    job_id: number;
 	    document_id: string;
@@ -481,6 +559,23 @@ export namespace store {
 	    metadata?: number[];
 	    source_payload_id?: string;
 	    created_at: string;
+	}
+	export interface Suggestion {
+	    id: string;
+	    source_entity_id: string;
+	    target_entity_id: string;
+	    kind: string;
+	    score: number;
+	    reason: string;
+	    evidence: number[];
+	    enrichment: string;
+	    version: string;
+	    state: string;
+	    relationship_id?: string;
+	    decided_by?: string;
+	    decided_at?: string;
+	    created_at: string;
+	    updated_at: string;
 	}
 
 }

@@ -5,13 +5,19 @@ import {app} from '../models';
 import {ingest} from '../models';
 import {store} from '../models';
 
+export function AcceptSuggestion(arg1:string):Promise<engine.SuggestionDecision>;
+
 export function AddWatchedFolder(arg1:string):Promise<Array<engine.PathResult>>;
 
 export function ClientSnippet(arg1:string,arg2:boolean):Promise<string>;
 
+export function DismissSuggestion(arg1:string):Promise<engine.SuggestionDecision>;
+
 export function Document(arg1:string):Promise<engine.DocumentView>;
 
 export function Documents(arg1:engine.DocumentQuery):Promise<engine.DocumentPage>;
+
+export function EnrichStatus():Promise<engine.EnrichStatus>;
 
 export function Entities(arg1:string,arg2:string,arg3:number,arg4:number):Promise<engine.EntityPage>;
 
@@ -37,6 +43,8 @@ export function PickFolder():Promise<string>;
 
 export function Provenance(arg1:string,arg2:string):Promise<engine.FieldProvenance>;
 
+export function QueryRelationships(arg1:engine.RelationshipQuery):Promise<engine.RelationshipPage>;
+
 export function Relationships(arg1:string):Promise<engine.RelationshipPage>;
 
 export function RemoveWatchedFolder(arg1:string):Promise<boolean>;
@@ -48,6 +56,8 @@ export function Search(arg1:engine.SearchRequest):Promise<engine.SearchResponse>
 export function Settings():Promise<app.Settings>;
 
 export function Status():Promise<engine.Status>;
+
+export function Suggestions(arg1:string):Promise<engine.SuggestionPage>;
 
 export function Upload(arg1:string,arg2:string):Promise<Array<engine.PathResult>>;
 
