@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  decidedBy,
   enrichCounts,
   enrichProgress,
   evidencePlace,
@@ -9,6 +10,7 @@ import {
   groupDerived,
   measureWords,
   splitLinks,
+  suggestionMeasure,
   whyWords,
   type LinkLike,
 } from './enrich';
@@ -119,7 +121,7 @@ describe('evidence', () => {
 
   it('cites path:line and shows the quote', () => {
     const e = { kind: 'chunk', id: 'c', document_id: 'd', path: '/x/ch04-01.html', line_start: 7, quote: 'ownership rules' };
-    expect(evidencePlace(e)).toBe('/x/ch04-01.html:7');
+    expect(evidencePlace(e)).toBe('ch04-01.html:7');
     expect(evidenceText(e)).toBe('ownership rules');
     expect(evidenceText({ kind: 'observation', id: 'o', field: 'tags', value: 'rust' })).toBe('tags: rust');
     expect(evidencePlace({ kind: 'vector', id: 'v' })).toBe('the two documents’ vectors');
@@ -141,8 +143,8 @@ describe('enrichCounts', () => {
       enrichCounts({
         enrichments: {
           enrichments: [
-            { links: 4, suggestions: 0 },
-            { links: 0, suggestions: 3 },
+            { name: 'EmbeddingSimilarity', version: '1', enabled: true, reacts_to: [], links: 4, suggestions: 0 },
+            { name: 'DiscoveryGap', version: '1', enabled: true, reacts_to: [], links: 0, suggestions: 3 },
           ],
           backlog: 7,
           failed: 1,
@@ -150,5 +152,16 @@ describe('enrichCounts', () => {
       }),
     ).toEqual({ backlog: 7, failed: 1, suggestions: 3, links: 4 });
     expect(enrichCounts(null)).toEqual({ backlog: 0, failed: 0, suggestions: 0, links: 0 });
+  });
+});
+
+describe('suggestions', () => {
+  it('words the score by why the pair was raised, and who decided', () => {
+    expect(suggestionMeasure('similar', 0.656)).toBe('similarity 0.66');
+    expect(suggestionMeasure('co_occurs', 0.4)).toBe('score 0.40');
+    expect(suggestionMeasure('similar', undefined)).toBe('');
+    expect(decidedBy('app')).toBe('in the Strata app');
+    expect(decidedBy('mcp:cursor')).toBe('by the AI client cursor');
+    expect(decidedBy('')).toBe('');
   });
 });

@@ -5,6 +5,7 @@
 // (tested in enrich.test.ts).
 
 import { baseName, citation, plural } from './format';
+import type { EnrichStatus } from './types';
 
 /** One thing a derived link rests on (enrich.Evidence), resolved to where a person can read it. */
 export interface EvidenceItem {
@@ -245,9 +246,12 @@ export function evidenceTarget(e: EvidenceItem): { document_id: string; line?: n
   return { document_id: e.document_id, line, chunk };
 }
 
-/** How a piece of evidence cites its place: "path:line", "path p. 3", the title, or what it is. */
+/**
+ * How a piece of evidence cites its place, short enough for a side column: "file.md:12",
+ * "file.pdf p. 3", the title, or what it is. The full path goes in the link's title.
+ */
 export function evidencePlace(e: EvidenceItem): string {
-  const c = citation({ path: e.path, title: e.title, line_start: e.line_start, line_end: e.line_end, page: e.page });
+  const c = citation({ path: e.path ? baseName(e.path) : undefined, title: e.title, line_start: e.line_start, line_end: e.line_end, page: e.page });
   if (c) return c;
   if (e.kind === 'vector') return 'the two documents’ vectors';
   return e.document_id ?? e.id;
@@ -279,15 +283,9 @@ export interface EnrichCounts {
   links: number;
 }
 
-interface EnrichStatusLike {
-  enrichments?: { links?: number; suggestions?: number; enabled?: boolean }[] | null;
-  backlog?: number;
-  failed?: number;
-}
-
 /** Reads the enrichments' counts from a status (zeros when it has none). */
-export function enrichCounts(s: object | null | undefined): EnrichCounts {
-  const e = (s as { enrichments?: EnrichStatusLike | null } | null | undefined)?.enrichments ?? null;
+export function enrichCounts(s: { enrichments?: EnrichStatus | null } | null | undefined): EnrichCounts {
+  const e = s?.enrichments ?? null;
   const list = e?.enrichments ?? [];
   return {
     backlog: e?.backlog ?? 0,
@@ -295,4 +293,21 @@ export function enrichCounts(s: object | null | undefined): EnrichCounts {
     suggestions: list.reduce((n, x) => n + (x.suggestions ?? 0), 0),
     links: list.reduce((n, x) => n + (x.links ?? 0), 0),
   };
+}
+
+/** A suggestion's score in words, by why it was raised ("similarity 0.66"). */
+export function suggestionMeasure(kind: string, score: number | undefined): string {
+  if (score === undefined || !Number.isFinite(score)) return '';
+  if (kind === 'similar' || kind === 'similarity') return `similarity ${score.toFixed(2)}`;
+  return `score ${score.toFixed(2)}`;
+}
+
+/** Who decided a suggestion, as the rest of the UI says who added a file. */
+export function decidedBy(by: string | undefined): string {
+  if (!by) return '';
+  if (by === 'app') return 'in the Strata app';
+  if (by === 'cli') return 'from the command line';
+  if (by === 'mcp') return 'by an AI client';
+  if (by.startsWith('mcp:')) return `by the AI client ${by.slice(4)}`;
+  return `by ${by}`;
 }
