@@ -33,8 +33,14 @@ type EnrichStatus struct {
 
 // EnrichStatus reports each registered enrichment and the shared backlog.
 func (e *Engine) EnrichStatus(ctx context.Context) (*EnrichStatus, error) {
+	return e.enrichStatus(ctx, nil)
+}
+
+// enrichStatus is EnrichStatus with the enrich jobs by state already counted (Status counts
+// every job by phase and state in one pass), or nil to count them here.
+func (e *Engine) enrichStatus(ctx context.Context, jobs map[string]int) (*EnrichStatus, error) {
 	r := e.db.Reader()
-	links, sugg, err := store.DerivedCounts(ctx, r)
+	links, sugg, err := store.CountDerived(ctx, r)
 	if err != nil {
 		return nil, queryErr(err, "derived links")
 	}
@@ -43,8 +49,14 @@ func (e *Engine) EnrichStatus(ctx context.Context) (*EnrichStatus, error) {
 		out.Enrichments = append(out.Enrichments, EnrichmentStatus{Name: in.Name, Version: in.Version, Enabled: in.Enabled,
 			ReactsTo: in.ReactsTo, Links: links[in.Name], Suggestions: sugg[in.Name]})
 	}
+	if jobs != nil {
+		out.Backlog, out.Failed = jobs[store.JobQueued]+jobs[store.JobRunning], jobs[store.JobFailed]
+		return out, nil
+	}
+	// Counted in jobs_phase_state (0010): only the enrich jobs queued, running or failed are
+	// read, each an index entry, not every done job of the store.
 	err = r.QueryRowContext(ctx, `SELECT count(*) FILTER (WHERE state IN ('queued', 'running')), count(*) FILTER (WHERE state = 'failed')
-		FROM jobs WHERE phase = 'enrich'`).Scan(&out.Backlog, &out.Failed)
+		FROM jobs WHERE phase = 'enrich' AND state IN ('queued', 'running', 'failed')`).Scan(&out.Backlog, &out.Failed)
 	if err != nil {
 		return nil, queryErr(err, "enrich jobs")
 	}

@@ -291,3 +291,44 @@ func TestSuggestionsNameTheirEnds(t *testing.T) {
 		t.Fatalf("links, suggestions by enrichment: %v", got)
 	}
 }
+
+// BenchmarkStatusDerived100k is BenchmarkStatus with 100,000 derived links and 2,000 open
+// suggestions in the store: what the enrichments block (counts by enrichment) costs the
+// status the UI polls every second.
+func BenchmarkStatusDerived100k(b *testing.B) {
+	e := open(b, withStaticEmbedder)
+	for i := range 2000 {
+		ingest(b, e, "", map[string]any{"text": fmt.Sprintf("Note %d: a few words so that it makes a chunk of its own.", i)})
+	}
+	ctx := context.Background()
+	err := e.DB().WriteTx(ctx, func(tx *store.Tx) error {
+		if _, err := tx.ExecContext(ctx, `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 99999)
+			INSERT INTO derived_links(link_id, relationship_type, source_entity_id, target_entity_id, enrichment, version, score, evidence, created_at, updated_at)
+			SELECT printf('rel_%08d', i), 'SIMILAR_TO', printf('ent_%08d', i % 2000), printf('ent_%08d', i), 
+				CASE i % 5 WHEN 0 THEN 'TagConceptBridger' WHEN 1 THEN 'CoOccurrence' WHEN 2 THEN 'EmbeddingSimilarity' WHEN 3 THEN 'DiscoveryGap' ELSE 'TemporalProximity' END,
+				'1', 0.5, '[]', '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z' FROM n`); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 1999)
+			INSERT INTO suggestions(suggestion_id, source_entity_id, target_entity_id, kind, score, reason, evidence, enrichment, version, state, created_at, updated_at)
+			SELECT printf('sug_%08d', i), printf('ent_%08d', i), printf('ent_%08d', i + 1), 'similar', 0.5, 'r', '[]', 'DiscoveryGap', '1', 'open',
+				'2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z' FROM n`)
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	st, err := e.Status(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if n := st.Enrichments.Enrichments[2].Links; n != 20000 {
+		b.Fatalf("EmbeddingSimilarity holds %d links, want 20000", n)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := e.Status(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -46,9 +46,15 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 		types = append(types, t)
 	}
 	sort.Strings(types)
-	jobs, err := store.JobCounts(ctx, e.db.Reader())
+	byPhase, err := store.JobCounts(ctx, e.db.Reader())
 	if err != nil {
 		return nil, queryErr(err, "jobs")
+	}
+	jobs := map[string]int{}
+	for _, states := range byPhase {
+		for s, n := range states {
+			jobs[s] += n
+		}
 	}
 	roots, err := store.WatchRoots(ctx, e.db.Reader())
 	if err != nil {
@@ -58,7 +64,7 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	enr, err := e.EnrichStatus(ctx)
+	enr, err := e.enrichStatus(ctx, byPhase["enrich"])
 	if err != nil {
 		return nil, err
 	}

@@ -368,7 +368,8 @@ func ListDerived(ctx context.Context, q Q, f DerivedFilter, limit, offset int) (
 	return out, total, rows.Err()
 }
 
-// DerivedCounts counts derived links by enrichment and open suggestions by enrichment.
+// DerivedCounts counts derived links by enrichment and open suggestions by enrichment from the
+// rows themselves: the oracle CountDerived's counters are tested against.
 func DerivedCounts(ctx context.Context, q Q) (links, suggestions map[string]int, err error) {
 	links, suggestions = map[string]int{}, map[string]int{}
 	for _, c := range []struct {

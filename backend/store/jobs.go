@@ -216,21 +216,25 @@ func RequeueSkipped(ctx context.Context, q Q, phase, code, now string) (int, err
 	return int(n), nil
 }
 
-// JobCounts counts jobs by state.
-func JobCounts(ctx context.Context, q Q) (map[string]int, error) {
-	rows, err := q.QueryContext(ctx, `SELECT state, count(*) FROM jobs GROUP BY state`)
+// JobCounts counts jobs by phase and state, in one pass over the index jobs_phase_state (0010):
+// the status reads its jobs by state and the enrich backlog from the same pass.
+func JobCounts(ctx context.Context, q Q) (map[string]map[string]int, error) {
+	rows, err := q.QueryContext(ctx, `SELECT phase, state, count(*) FROM jobs GROUP BY phase, state`)
 	if err != nil {
 		return nil, fmt.Errorf("count jobs: %w", err)
 	}
 	defer rows.Close()
-	out := map[string]int{}
+	out := map[string]map[string]int{}
 	for rows.Next() {
-		var s string
+		var p, s string
 		var n int
-		if err := rows.Scan(&s, &n); err != nil {
+		if err := rows.Scan(&p, &s, &n); err != nil {
 			return nil, fmt.Errorf("count jobs: %w", err)
 		}
-		out[s] = n
+		if out[p] == nil {
+			out[p] = map[string]int{}
+		}
+		out[p][s] = n
 	}
 	return out, rows.Err()
 }

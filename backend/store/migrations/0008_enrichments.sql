@@ -56,10 +56,6 @@ CREATE INDEX suggestions_state ON suggestions(state, score DESC, suggestion_id);
 CREATE INDEX suggestions_source ON suggestions(source_entity_id);
 CREATE INDEX suggestions_target ON suggestions(target_entity_id);
 
--- A document's own entity → the document: listings of links name each end (path, document)
--- with one join per page, which without this index scans every document per end.
-CREATE INDEX documents_entity ON documents(entity_id);
-
 -- The version and settings each enrichment last ran with: when either changes (a new Strata, an
 -- edited specs/enrichments.yaml), every document is enriched again.
 CREATE TABLE enrichment_state (
