@@ -9,6 +9,7 @@ import {
   gapWords,
   groupDerived,
   measureWords,
+  pathTail,
   splitLinks,
   suggestionMeasure,
   whyWords,
@@ -64,7 +65,10 @@ describe('groupDerived', () => {
     const dup = g[0].rows[0];
     expect(dup.outbound).toBe(false);
     expect(dup.other.entity_id).toBe('ent_copy');
-    expect(dup.label).toBe('copy.html'); // a copy bears the original's title: its file tells them apart
+    expect(dup.label).toBe('b/copy.html'); // a copy bears the original's title (often its name): its folder and file tell them apart
+    expect(dup.role).toBe('copy');
+    expect(pathTail('/home/me/backup/a.html')).toBe('backup/a.html');
+    expect(pathTail('C:\\docs\\a.html')).toBe('docs/a.html');
     const sim = g.find((x) => x.key === 'sim')!.rows;
     expect(sim[0]).toMatchObject({ outbound: true, other: { entity_id: 'ent_a', name: 'Alpha' }, measure: 'similarity 0.71' });
     expect(sim[2]).toMatchObject({ outbound: false, other: { entity_id: 'ent_b', name: 'Bravo' } });
@@ -82,7 +86,10 @@ describe('measureWords', () => {
   it('says what was measured, never an invented unit', () => {
     expect(measureWords(link('x', 'SIMILAR_TO', 'a', 'b', { score: 0.7134 }))).toBe('similarity 0.71');
     expect(measureWords(link('x', 'DUPLICATE_OF', 'a', 'b', { score: 1 }))).toBe('similarity 1.00');
-    expect(measureWords(link('x', 'CONTAINED_IN', 'a', 'b', { score: 0.999 }))).toBe('99 % of its text');
+    expect(measureWords(link('x', 'CONTAINED_IN', 'a', 'b', { score: 0.999 }))).toBe('99 % contained');
+    expect(measureWords(link('x', 'CONTAINED_IN', 'a', 'b', { score: 0.5, metadata: { source_in_target: 0.97 } }))).toBe('97 % contained');
+    expect(measureWords(link('x', 'REFERS_TO', 'a', 'b', { score: 0.6, metadata: { sources: ['heading', 'tag'] } }))).toBe('named in headings, tags');
+    expect(measureWords(link('x', 'REFERS_TO', 'a', 'b', { score: 0.6, evidence: [{ kind: 'chunk', id: 'c' }] }))).toBe('named once');
     expect(measureWords(link('x', 'CO_OCCURS_WITH', 'a', 'b', { score: 4.2, metadata: { count: 3 } }))).toBe('3 passages together');
     expect(
       measureWords(link('x', 'CO_OCCURS_WITH', 'a', 'b', { evidence: [{ kind: 'chunk', id: 'c1' }] })),
@@ -158,7 +165,8 @@ describe('enrichCounts', () => {
 describe('suggestions', () => {
   it('words the score by why the pair was raised, and who decided', () => {
     expect(suggestionMeasure('similar', 0.656)).toBe('similarity 0.66');
-    expect(suggestionMeasure('co_occurs', 0.4)).toBe('score 0.40');
+    expect(suggestionMeasure('co_occurs', 0.4)).toBe('co-occurrence 0.40');
+    expect(suggestionMeasure('unknown', 0.4)).toBe('score 0.40');
     expect(suggestionMeasure('similar', undefined)).toBe('');
     expect(decidedBy('app')).toBe('in the Strata app');
     expect(decidedBy('mcp:cursor')).toBe('by the AI client cursor');

@@ -58,6 +58,8 @@ export interface DerivedRow<L extends LinkLike = LinkLike> {
   /** What the row calls the other end: its file's name where the text is the same (a copy
    * bears the original's title), else its name. */
   label: string;
+  /** For a copy: what the other end is to this one ("original" or "copy"), else "". */
+  role: string;
   /** The score in words: "similarity 0.71", "3 passages together", "2 days apart". */
   measure: string;
   /** For the hover: which enrichment found it, and that it was derived. */
@@ -109,6 +111,18 @@ function first(meta: Record<string, unknown> | null | undefined, keys: string[])
   return undefined;
 }
 
+// Where TagConceptBridger found a concept's name, in words.
+const sourceWords: Record<string, string> = {
+  heading: 'headings',
+  tag: 'tags',
+  tags: 'tags',
+  hashtag: 'hashtags',
+  keyword: 'keywords',
+  keywords: 'keywords',
+  front_matter: 'front matter',
+  alias: 'aliases',
+};
+
 /** "2 days apart", "same day", "5 hours apart" from a gap in days. */
 export function gapWords(days: number): string {
   const d = Math.abs(days);
@@ -134,8 +148,8 @@ export function measureWords(l: LinkLike): string {
     case 'DUPLICATE_OF':
       return s === undefined ? '' : `similarity ${s.toFixed(2)}`;
     case 'CONTAINED_IN': {
-      const c = first(meta, ['containment', 'contained']) ?? s;
-      return c === undefined ? '' : `${Math.floor(c * 100)} % of its text`;
+      const c = first(meta, ['source_in_target', 'containment']) ?? s;
+      return c === undefined ? '' : `${Math.floor(c * 100)} % contained`;
     }
     case 'CO_OCCURS_WITH': {
       const n = first(meta, ['count', 'chunks', 'passages', 'together']) ?? (evidence.length || undefined);
@@ -149,6 +163,10 @@ export function measureWords(l: LinkLike): string {
       return s === undefined ? '' : `score ${s.toFixed(2)}`;
     }
     case 'REFERS_TO': {
+      // Where the concept was named: the document's headings, tags or keywords.
+      const src = Array.isArray(meta?.sources) ? (meta.sources as unknown[]).filter((x): x is string => typeof x === 'string') : [];
+      const words = [...new Set(src.map((x) => sourceWords[x] ?? x.replace(/_/g, ' ')))];
+      if (words.length > 0) return `named in ${words.join(', ')}`;
       const n = evidence.length;
       return n > 0 ? `named ${n === 1 ? 'once' : `${n} times`}` : '';
     }
@@ -173,6 +191,12 @@ export function otherEnd(l: LinkLike, self: string): { other: LinkEnd; outbound:
   const id = outbound ? l.target_entity_id : l.source_entity_id;
   const end = (outbound ? l.target : l.source) ?? null;
   return { other: { ...(end ?? {}), entity_id: id }, outbound };
+}
+
+/** The file's folder and name ("backup/a.html"): a copy often has its original's name. */
+export function pathTail(path: string): string {
+  const parts = path.split(/[\\/]+/).filter((p) => p !== '');
+  return parts.slice(-2).join('/');
 }
 
 /** A name to show for an end: its name, else its file's name, else its ID. */
@@ -223,8 +247,10 @@ export function groupDerived<L extends LinkLike>(
       if (!k) order.push(key);
     }
     const sameText = l.relationship_type === 'DUPLICATE_OF' || l.relationship_type === 'CONTAINED_IN';
-    const label = sameText && other.path ? baseName(other.path) : endName(other);
-    g.rows.push({ link: l, other, outbound, label, measure: measureWords(l), why: whyWords(l.enrichment), evidence: l.evidence ?? [] });
+    const label = sameText && other.path ? pathTail(other.path) : endName(other);
+    // A copy points at its original: from each end, say which the other one is.
+    const role = l.relationship_type === 'DUPLICATE_OF' ? (outbound ? 'original' : 'copy') : '';
+    g.rows.push({ link: l, other, outbound, label, role, measure: measureWords(l), why: whyWords(l.enrichment), evidence: l.evidence ?? [] });
   }
   for (const g of groups.values()) {
     g.rows.sort(
@@ -299,6 +325,7 @@ export function enrichCounts(s: { enrichments?: EnrichStatus | null } | null | u
 export function suggestionMeasure(kind: string, score: number | undefined): string {
   if (score === undefined || !Number.isFinite(score)) return '';
   if (kind === 'similar' || kind === 'similarity') return `similarity ${score.toFixed(2)}`;
+  if (kind === 'co_occurs' || kind === 'cooccurs' || kind === 'co_occurrence') return `co-occurrence ${score.toFixed(2)}`;
   return `score ${score.toFixed(2)}`;
 }
 
