@@ -75,6 +75,15 @@ describe('groupDerived', () => {
     expect(sim[0].why).toMatch(/EmbeddingSimilarity/);
   });
 
+  it('tells two ends with one name apart by their folders', () => {
+    const ls = [
+      link('s1', 'SIMILAR_TO', 'ent_me', 'ent_a', { score: 0.7, target: { entity_id: 'ent_a', name: 'ch04.html', path: '/d/book/ch04.html' } }),
+      link('s2', 'SIMILAR_TO', 'ent_me', 'ent_b', { score: 0.7, target: { entity_id: 'ent_b', name: 'ch04.html', path: '/d/backup/ch04.html' } }),
+      link('s3', 'SIMILAR_TO', 'ent_me', 'ent_c', { score: 0.6, target: { entity_id: 'ent_c', name: 'ch05.html', path: '/d/book/ch05.html' } }),
+    ];
+    expect(groupDerived(ls, 'ent_me')[0].rows.map((r) => r.label)).toEqual(['backup/ch04.html', 'book/ch04.html', 'ch05.html']);
+  });
+
   it('puts REFERS_TO under Concepts from a document and Named in from a concept', () => {
     const l = link('c1', 'REFERS_TO', 'ent_doc', 'ent_concept', { enrichment: 'TagConceptBridger@1' });
     expect(groupDerived([l], 'ent_doc')[0].title).toBe('Concepts');

@@ -253,6 +253,10 @@ export function groupDerived<L extends LinkLike>(
     g.rows.push({ link: l, other, outbound, label, role, measure: measureWords(l), why: whyWords(l.enrichment), evidence: l.evidence ?? [] });
   }
   for (const g of groups.values()) {
+    // Two ends with one name (a chapter and its backup copy) are told apart by their folders.
+    const seen = new Map<string, number>();
+    for (const r of g.rows) seen.set(r.label, (seen.get(r.label) ?? 0) + 1);
+    for (const r of g.rows) if ((seen.get(r.label) ?? 0) > 1 && r.other.path) r.label = pathTail(r.other.path);
     g.rows.sort(
       (a, b) =>
         (num(b.link.score) ?? 0) - (num(a.link.score) ?? 0) ||
