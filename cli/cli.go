@@ -133,7 +133,7 @@ Run with no command to open the desktop window (in builds that have one).`,
 	root.PersistentFlags().BoolVarP(&g.verbose, "verbose", "v", false, "log to stderr")
 	root.PersistentFlags().IntVar(&g.maxMB, "max-file-mb", 200, "largest file to read, in MB")
 	root.AddCommand(ingestCmd(g), entityCmd(g), relCmd(g), statusCmd(g), versionCmd(g),
-		documentsCmd(g), documentCmd(g), retryCmd(g), watchCmd(g), serveCmd(g), searchCmd(g), mcpCmd(g))
+		documentsCmd(g), documentCmd(g), retryCmd(g), watchCmd(g), serveCmd(g), searchCmd(g), mcpCmd(g), enrichCmd(g), suggestionsCmd(g))
 	return root
 }
 
@@ -348,6 +348,9 @@ func statusCmd(g *globals) *cobra.Command {
 						}
 					}
 					fmt.Fprintf(w, "jobs           %s\n", countsLine(s.Jobs))
+					if en := s.Enrichments; en != nil {
+						fmt.Fprintf(w, "enrichments    %s\n", enrichLine(en))
+					}
 					fmt.Fprintf(w, "watched        %d folder(s)\n", len(s.WatchRoots))
 					for _, r := range s.WatchRoots {
 						fmt.Fprintf(w, "               %s\n", r)
@@ -438,4 +441,21 @@ func storageLine(st engine.StorageStatus) string {
 		return string(st.State)
 	}
 	return fmt.Sprintf("%s, %s free", st.State, storage.HumanBytes(uint64(st.FreeBytes)))
+}
+
+// enrichLine is the enrichments in a few words: "4 of 5 on, 120 derived links, 3 open
+// suggestions, 0 documents waiting" (`strata enrich status` has the table).
+func enrichLine(s *engine.EnrichStatus) string {
+	on, links, sugg := 0, 0, 0
+	for _, en := range s.Enrichments {
+		if en.Enabled {
+			on++
+		}
+		links, sugg = links+en.Links, sugg+en.Suggestions
+	}
+	line := fmt.Sprintf("%d of %d on, %d derived link(s), %d open suggestion(s), %d document(s) waiting", on, len(s.Enrichments), links, sugg, s.Backlog)
+	if s.Failed > 0 {
+		line += fmt.Sprintf(", %d failed", s.Failed)
+	}
+	return line
 }

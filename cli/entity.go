@@ -196,21 +196,35 @@ func relCmd(g *globals) *cobra.Command {
 	}
 	create.Flags().StringVar(&metadata, "metadata", "", "a JSON object stored with the relationship")
 
-	var direction, typ string
+	var direction, typ, enrichment string
+	var derived, asserted bool
+	var minScore float64
 	var limit, offset int
 	list := &cobra.Command{
-		Use:   "list ID [--direction inbound|outbound|both] [--type T]",
-		Short: "List an entity's relationships, newest first",
+		Use:   "list ID [--direction inbound|outbound|both] [--type T] [--derived | --asserted] [--enrichment NAME] [--min-score S]",
+		Short: "List an entity's relationships: asserted ones (newest first), then derived ones (strongest first)",
 		Args:  exactArgs(1, "ID"),
 		RunE: func(c *cobra.Command, args []string) error {
+			q := engine.RelationshipQuery{EntityID: args[0], Direction: direction, Type: typ, Enrichment: enrichment, MinScore: minScore,
+				Limit: limit, Offset: offset}
+			switch {
+			case derived && asserted:
+				return usageError{fmt.Errorf("--derived and --asserted exclude each other; give neither for both")}
+			case derived || asserted:
+				q.Derived = &derived
+			}
 			return g.run(c, func(ctx context.Context, e *engine.Engine) (any, error) {
-				return e.ListRelationships(ctx, engine.RelationshipQuery{EntityID: args[0], Direction: direction, Type: typ, Limit: limit, Offset: offset})
+				return e.ListRelationships(ctx, q)
 			}, func(w io.Writer, v any) {
 				p := v.(*engine.RelationshipPage)
 				tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
-				fmt.Fprintln(tw, "RELATIONSHIP\tSOURCE\tTYPE\tTARGET\tCREATED")
+				fmt.Fprintln(tw, "RELATIONSHIP\tSOURCE\tTYPE\tTARGET\tKIND")
 				for _, r := range p.Relationships {
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.SourceEntityID, r.RelationshipType, r.TargetEntityID, r.CreatedAt)
+					kind := "asserted " + r.CreatedAt
+					if r.Derived && r.Score != nil {
+						kind = fmt.Sprintf("derived %s %.2f", r.Enrichment, *r.Score)
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, endName(r.Source), r.RelationshipType, endName(r.Target), kind)
 				}
 				tw.Flush()
 				pageFooter(w, len(p.Relationships), p.Total, p.Offset)
@@ -218,7 +232,11 @@ func relCmd(g *globals) *cobra.Command {
 		},
 	}
 	list.Flags().StringVar(&direction, "direction", "both", "inbound, outbound or both")
-	list.Flags().StringVar(&typ, "type", "", "only this relationship type")
+	list.Flags().StringVar(&typ, "type", "", "only this relationship type (asserted or derived)")
+	list.Flags().BoolVar(&derived, "derived", false, "only links the enrichments derived")
+	list.Flags().BoolVar(&asserted, "asserted", false, "only links a source or a person asserted")
+	list.Flags().StringVar(&enrichment, "enrichment", "", "only the derived links of this enrichment")
+	list.Flags().Float64Var(&minScore, "min-score", 0, "leave out derived links scoring below this (0–1)")
 	pageFlags(list, &limit, &offset)
 	cmd.AddCommand(create, list)
 	return cmd

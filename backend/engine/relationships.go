@@ -18,6 +18,11 @@ import (
 // the end is a document's own entity).
 type EntityRef = store.EntityRef
 
+// Evidence is one item of a derived link's or a suggestion's evidence array (the chunk,
+// observation or document it rests on, with path and lines where there are some), for
+// transports that cite it.
+type Evidence = enrich.Evidence
+
 // RelationshipQuery selects an entity's links for ListRelationships.
 type RelationshipQuery struct {
 	EntityID  string `json:"entity_id"`
@@ -37,24 +42,18 @@ type RelationshipQuery struct {
 	Offset   int     `json:"offset,omitempty"`
 }
 
-// RelationshipItem is one link in a listing: an asserted relationship (seed 001 §3.11's shape:
-// id, relationship_type, source/target_entity_id, metadata, source_payload_id, created_at) or
-// a derived one (derived: true, with the enrichment as name@version, its score and evidence),
-// each with both ends named.
+// RelationshipItem is one link in a listing: an asserted relationship (seed 001 §3.11's shape,
+// store.Relationship: id, relationship_type, source/target_entity_id, metadata,
+// source_payload_id, created_at) or a derived one in the same shape plus derived: true, the
+// enrichment as name@version, its score and evidence; either way with both ends named.
 type RelationshipItem struct {
-	ID               string          `json:"id"`
-	RelationshipType string          `json:"relationship_type"`
-	SourceEntityID   string          `json:"source_entity_id"`
-	TargetEntityID   string          `json:"target_entity_id"`
-	Metadata         json.RawMessage `json:"metadata,omitempty"`
-	SourcePayloadID  string          `json:"source_payload_id,omitempty"`
-	CreatedAt        string          `json:"created_at"`
-	Derived          bool            `json:"derived"`
-	Enrichment       string          `json:"enrichment,omitempty"` // derived: "EmbeddingSimilarity@1"
+	Relationship
+	Derived    bool   `json:"derived"`
+	Enrichment string `json:"enrichment,omitempty"` // derived: "EmbeddingSimilarity@1"
 	// Score is a derived link's strength in [0, 1] (absent on asserted links: a pointer so a
 	// derived 0 is still said).
 	Score *float64 `json:"score,omitempty"`
-	// Evidence is a derived link's JSON array as stored: [{kind, id, document_id, …}].
+	// Evidence is a derived link's JSON array as stored: [{kind, id, document_id, path, …}].
 	Evidence json.RawMessage `json:"evidence,omitempty"`
 	Source   EntityRef       `json:"source"`
 	Target   EntityRef       `json:"target"`
@@ -136,9 +135,7 @@ func (e *Engine) ListRelationships(ctx context.Context, rq RelationshipQuery) (*
 		}
 		out.AssertedTotal = total
 		for _, r := range list {
-			out.Relationships = append(out.Relationships, RelationshipItem{ID: r.ID, RelationshipType: r.RelationshipType,
-				SourceEntityID: r.SourceEntityID, TargetEntityID: r.TargetEntityID, Metadata: r.Metadata,
-				SourcePayloadID: r.SourcePayloadID, CreatedAt: r.CreatedAt})
+			out.Relationships = append(out.Relationships, RelationshipItem{Relationship: r})
 		}
 	}
 	if derived {
@@ -162,9 +159,9 @@ func (e *Engine) ListRelationships(ctx context.Context, rq RelationshipQuery) (*
 
 func derivedItem(l store.DerivedLink) RelationshipItem {
 	score := l.Score
-	return RelationshipItem{ID: l.ID, RelationshipType: l.RelationshipType, SourceEntityID: l.SourceEntityID, TargetEntityID: l.TargetEntityID,
-		Metadata: l.Metadata, CreatedAt: l.CreatedAt, Derived: true, Enrichment: l.Enrichment + "@" + l.Version, Score: &score,
-		Evidence: l.Evidence}
+	return RelationshipItem{Relationship: Relationship{ID: l.ID, RelationshipType: l.RelationshipType, SourceEntityID: l.SourceEntityID,
+		TargetEntityID: l.TargetEntityID, Metadata: l.Metadata, CreatedAt: l.CreatedAt}, Derived: true, Enrichment: l.Enrichment + "@" + l.Version,
+		Score: &score, Evidence: l.Evidence}
 }
 
 // nameEnds fills each item's Source and Target from one query for the page.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/strata-app/strata/backend/engine"
+	"github.com/strata-app/strata/backend/enrich"
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/mcpserver"
 	"github.com/strata-app/strata/backend/spec"
@@ -120,7 +122,8 @@ func TestToolsListGolden(t *testing.T) {
 	var tool struct {
 		InputSchema struct {
 			Properties map[string]struct {
-				Enum []string `json:"enum"`
+				Enum        []string `json:"enum"`
+				Description string   `json:"description"`
 			} `json:"properties"`
 		} `json:"inputSchema"`
 	}
@@ -130,8 +133,23 @@ func TestToolsListGolden(t *testing.T) {
 			json.Unmarshal(b, &tool)
 		}
 	}
-	if enum := tool.InputSchema.Properties["relationship_type"].Enum; !reflect.DeepEqual(enum, spec.RelationshipTypes) {
-		t.Fatalf("relationship_type enum %v != %v", enum, spec.RelationshipTypes)
+	// The relationships schema's enum is every type list accepts: the engine's asserted types and
+	// the enrichments' derived ones.
+	types := slices.Concat(spec.RelationshipTypes, enrich.DerivedTypes)
+	slices.Sort(types)
+	types = slices.Compact(types)
+	if enum := tool.InputSchema.Properties["relationship_type"].Enum; !reflect.DeepEqual(enum, types) {
+		t.Fatalf("relationship_type enum %v != %v", enum, types)
+	}
+	// The enrichment field names every registered enrichment.
+	st, err := e.EnrichStatus(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, en := range st.Enrichments {
+		if !strings.Contains(tool.InputSchema.Properties["enrichment"].Description, en.Name) {
+			t.Errorf("the enrichment field does not name %s: %q", en.Name, tool.InputSchema.Properties["enrichment"].Description)
+		}
 	}
 }
 

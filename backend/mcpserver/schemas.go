@@ -80,18 +80,24 @@ const entitySchema = `{
 
 const relationshipsDesc = `Typed links between entities. Choose an action:
 - create: link two entities (relationship_type: CORRECTS, DEPENDS_ON, DUPLICATE_OF, PART_OF, REFERS_TO, RELATED_TO, SETTLES or SUPERSEDES; source_entity_id; target_entity_id; optional metadata object). The same link twice returns the stored one with created=false; a cycle in PART_OF, DEPENDS_ON or SUPERSEDES is refused (CYCLE_DETECTED).
-- list: an entity's links (entity_id; optional direction inbound|outbound|both, relationship_type, limit, offset).`
+- list: an entity's links (entity_id; optional direction inbound|outbound|both, relationship_type, derived, enrichment, min_score, limit, offset). Asserted links first, then those Strata derived (derived: true, enrichment name@version, score 0–1, evidence); both ends named (source, target).
+- suggestions: pairs that look related but nothing links, strongest first (reason, score, evidence; limit, offset).
+- accept: assert a suggestion's link (suggestion_id; optional relationship_type, default RELATED_TO). dismiss: reject it (suggestion_id). Decisions are remembered.`
 
 const relationshipsSchema = `{
   "type": "object",
   "properties": {
-    "action": {"type": "string", "enum": ["create", "list"], "description": "What to do; see the tool description for the fields each action uses."},
-    "relationship_type": {"type": "string", "enum": ["CORRECTS", "DEPENDS_ON", "DUPLICATE_OF", "PART_OF", "REFERS_TO", "RELATED_TO", "SETTLES", "SUPERSEDES"], "description": "create: the link's type; list: only links of this type."},
+    "action": {"type": "string", "enum": ["create", "list", "suggestions", "accept", "dismiss"], "description": "What to do; see the tool description for the fields each action uses."},
+    "relationship_type": {"type": "string", "enum": ["CONTAINED_IN", "CORRECTS", "CO_OCCURS_WITH", "DEPENDS_ON", "DUPLICATE_OF", "NEAR_IN_TIME", "PART_OF", "REFERS_TO", "RELATED_TO", "SETTLES", "SIMILAR_TO", "SUPERSEDES"], "description": "create, accept: the link's type (asserted types only); list: only links of this type, derived types too."},
     "source_entity_id": {"type": "string", "description": "create only: ent_... the link starts from."},
     "target_entity_id": {"type": "string", "description": "create only: ent_... the link points to."},
     "metadata": {"type": "object", "description": "create only: extra facts about the link."},
     "entity_id": {"type": "string", "description": "list only: the entity whose links to list."},
     "direction": {"type": "string", "enum": ["inbound", "outbound", "both"], "description": "list only (default both)."},
+    "derived": {"type": "boolean", "description": "list only: true for derived links only, false for asserted only; omit for both."},
+    "enrichment": {"type": "string", "description": "list only: derived links of this enrichment (TagConceptBridger, CoOccurrence, EmbeddingSimilarity, DiscoveryGap, TemporalProximity)."},
+    "min_score": {"type": "number", "minimum": 0, "maximum": 1, "description": "list only: drop derived links scoring below this (asserted links stay)."},
+    "suggestion_id": {"type": "string", "description": "accept, dismiss: sug_... from suggestions."},
     "limit": {"type": "integer", "minimum": 1, "maximum": 1000, "description": "Page size, 1–1000; omit it for the default 100 (0 is refused with VALIDATION_ERROR)."},
     "offset": {"type": "integer", "minimum": 0, "description": "Items to skip."}
   },
@@ -99,6 +105,6 @@ const relationshipsSchema = `{
   "additionalProperties": false
 }`
 
-const indexStatusDesc = `What Strata holds and how it is answering, exactly as ` + "`strata status --json`" + `: counts of documents (by status), chunks, entities, observations and relationships; jobs by state; watched folders; and the "embeddings" block: configured provider/model, actual_provider/actual_model/dimensions, is_fallback_active, semantic_quality (high|low), status (ready|building) and reembed progress (done/total); and "input_kinds": every shape ingest accepts (content, extract-file, the payload envelope, each capability with its body fields and the keys that route bare JSON to it, each semantic spec with its required fields); and "storage": state (ok|full|failing), free_bytes, data_dir and, on a fault, the error with its hint (on a full disk analysis pauses and resumes by itself when space returns). Call it before ingesting to see what Strata can take, before searching to choose how to phrase queries, and after ingesting files to see whether analysis has finished.`
+const indexStatusDesc = `What Strata holds and how it is answering, exactly as ` + "`strata status --json`" + `: counts of documents (by status), chunks, entities, observations and relationships; jobs by state; watched folders; and the "embeddings" block: configured provider/model, actual_provider/actual_model/dimensions, is_fallback_active, semantic_quality (high|low), status (ready|building) and reembed progress (done/total); "input_kinds": every shape ingest accepts (content, extract-file, the payload envelope, each capability with its body fields and the keys that route bare JSON to it, each semantic spec with its required fields); "storage": state (ok|full|failing), free_bytes, data_dir and, on a fault, the error with its hint (on a full disk analysis pauses and resumes by itself when space returns); and "enrichments": each enrichment's name, version, enabled, links and open suggestions, with the backlog of documents still to enrich. Call it before ingesting to see what Strata can take, before searching to choose how to phrase queries, and after ingesting files to see whether analysis has finished.`
 
 const indexStatusSchema = `{"type": "object", "properties": {}, "additionalProperties": false}`

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -307,6 +308,36 @@ func badAction(action, accepted string) error {
 		WithHint("set action to one of %s", accepted)
 }
 
+// relationshipFields are the arguments each relationships action takes; any other is refused,
+// so a filter given to the wrong action (min_score on create) is not silently ignored.
+var relationshipFields = map[string][]string{
+	"create":      {"relationship_type", "source_entity_id", "target_entity_id", "metadata"},
+	"list":        {"entity_id", "direction", "relationship_type", "derived", "enrichment", "min_score", "limit", "offset"},
+	"suggestions": {"limit", "offset"},
+	"accept":      {"suggestion_id", "relationship_type"},
+	"dismiss":     {"suggestion_id"},
+}
+
+// onlyFields refuses the arguments (other than action, and nulls: "not given") that action does
+// not take, naming the first in sorted order.
+func onlyFields(req mcp.CallToolRequest, action string, allowed []string) error {
+	var args map[string]json.RawMessage
+	raw, _ := json.Marshal(req.GetRawArguments()) // decode has read them already
+	_ = json.Unmarshal(raw, &args)
+	var extra []string
+	for k, v := range args {
+		if k != "action" && string(v) != "null" && !slices.Contains(allowed, k) {
+			extra = append(extra, k)
+		}
+	}
+	if len(extra) == 0 {
+		return nil
+	}
+	slices.Sort(extra)
+	return errs.New(errs.Validation, "%s does not apply to action %s", strings.Join(extra, ", "), action).With("field", extra[0]).
+		WithHint("action %s takes %s", action, strings.Join(allowed, ", "))
+}
+
 func (h *handlers) relationships(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	var a struct {
 		Action           string          `json:"action"`
@@ -316,10 +347,21 @@ func (h *handlers) relationships(ctx context.Context, req mcp.CallToolRequest) (
 		Metadata         json.RawMessage `json:"metadata"`
 		EntityID         string          `json:"entity_id"`
 		Direction        string          `json:"direction"`
+		Derived          *bool           `json:"derived"`
+		Enrichment       string          `json:"enrichment"`
+		MinScore         float64         `json:"min_score"`
+		SuggestionID     string          `json:"suggestion_id"`
 		Limit            engine.Limit    `json:"limit"`
 		Offset           int             `json:"offset"`
 	}
 	if err := decode(req, &a); err != nil {
+		return failure(err), nil
+	}
+	allowed, ok := relationshipFields[a.Action]
+	if !ok {
+		return failure(badAction(a.Action, "create, list, suggestions, accept, dismiss")), nil
+	}
+	if err := onlyFields(req, a.Action, allowed); err != nil {
 		return failure(err), nil
 	}
 	switch a.Action {
@@ -335,9 +377,14 @@ func (h *handlers) relationships(ctx context.Context, req mcp.CallToolRequest) (
 			return failure(err), nil
 		}
 		return answer(h.e.ListRelationships(ctx, engine.RelationshipQuery{EntityID: a.EntityID, Direction: a.Direction,
-			Type: a.RelationshipType, Limit: int(a.Limit), Offset: a.Offset}))
+			Type: a.RelationshipType, Derived: a.Derived, Enrichment: a.Enrichment, MinScore: a.MinScore, Limit: int(a.Limit), Offset: a.Offset}))
+	case "suggestions":
+		return answer(h.e.Suggestions(ctx, "", int(a.Limit), a.Offset))
 	}
-	return failure(badAction(a.Action, "create, list")), nil
+	if err := need("suggestion_id", a.SuggestionID, a.Action); err != nil {
+		return failure(err), nil
+	}
+	return answer(h.e.DecideSuggestion(ctx, a.SuggestionID, a.Action == "accept", a.RelationshipType, caller(ctx).Via()))
 }
 
 func (h *handlers) indexStatus(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
