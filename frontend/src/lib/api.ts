@@ -21,6 +21,8 @@ import type {
   Settings,
   Snapshot,
   Status,
+  SuggestionDecision,
+  SuggestionPage,
 } from './types';
 
 type Bound = Record<string, (...args: unknown[]) => Promise<unknown>>;
@@ -115,6 +117,9 @@ export const api = {
   provenance: (id: string, field: string) => call<FieldProvenance>('Provenance', id, field),
   entities: (type = '', query = '', limit = 50, offset = 0) => call<EntityPage>('Entities', type, query, limit, offset),
   relationships: (id: string) => call<RelationshipPage>('Relationships', id),
+  suggestions: (state = 'open') => call<SuggestionPage>('Suggestions', state),
+  acceptSuggestion: (id: string) => call<SuggestionDecision>('AcceptSuggestion', id),
+  dismissSuggestion: (id: string) => call<SuggestionDecision>('DismissSuggestion', id),
   watchedFolders: () => call<string[] | null>('WatchedFolders'),
   addWatchedFolder: (dir: string) => call<PathResult[]>('AddWatchedFolder', dir),
   removeWatchedFolder: (dir: string) => call<boolean>('RemoveWatchedFolder', dir),

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { clip, edgeLabel, layoutGraph } from './graph';
-import type { Relationship } from './types';
+import type { GraphRel } from './graph';
 
-const rel = (id: string, type: string, s: string, t: string): Relationship => ({
+const rel = (id: string, type: string, s: string, t: string): GraphRel => ({
   id,
   relationship_type: type,
   source_entity_id: s,
   target_entity_id: t,
-  created_at: '',
 });
 
 describe('layoutGraph', () => {

@@ -3,6 +3,9 @@
 
 import type { Relationship } from './types';
 
+/** What the layout needs of a relationship. */
+export type GraphRel = Pick<Relationship, 'id' | 'relationship_type' | 'source_entity_id' | 'target_entity_id'>;
+
 export interface GraphEdge {
   id: string;
   type: string;
@@ -32,7 +35,7 @@ export interface Graph {
  */
 export function layoutGraph(
   centre: string,
-  rels: Relationship[],
+  rels: GraphRel[],
   opts: { cx: number; cy: number; r?: number; rx?: number; ry?: number; max?: number },
 ): Graph {
   const byNeighbour = new Map<string, GraphEdge[]>();

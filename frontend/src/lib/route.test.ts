@@ -48,5 +48,9 @@ describe('buildHash and href', () => {
     expect(href.search('x', 'keyword')).toBe('#/search?q=x&mode=keyword');
     expect(href.entity('ent_1')).toBe('#/entity/ent_1');
     expect(href.document('doc_1', { line: 5 })).toBe('#/document/doc_1?line=5');
+    expect(href.suggestions()).toBe('#/suggestions');
+    expect(href.suggestions('open')).toBe('#/suggestions');
+    expect(href.suggestions('dismissed')).toBe('#/suggestions?state=dismissed');
+    expect(parseHash('#/suggestions?state=dismissed')).toEqual({ name: 'suggestions', id: '', query: { state: 'dismissed' } });
   });
 });

@@ -1,7 +1,8 @@
-// Plain hash routing: #/library, #/search?q=…, #/document/ID, #/entity/ID, #/entities, #/settings.
+// Plain hash routing: #/library, #/search?q=…, #/document/ID, #/entity/ID, #/entities,
+// #/suggestions?state=…, #/settings.
 // Reloading, back/forward and deep links from tests all work because the whole state is in the hash.
 
-export type RouteName = 'library' | 'search' | 'document' | 'entity' | 'entities' | 'settings' | 'notfound';
+export type RouteName = 'library' | 'search' | 'document' | 'entity' | 'entities' | 'suggestions' | 'settings' | 'notfound';
 
 export interface Route {
   name: RouteName;
@@ -14,6 +15,7 @@ const simple: Record<string, RouteName> = {
   library: 'library',
   search: 'search',
   entities: 'entities',
+  suggestions: 'suggestions',
   settings: 'settings',
 };
 
@@ -62,5 +64,6 @@ export const href = {
   document: (id: string, at: { chunk?: string; line?: number } = {}) => buildHash('document', id, at),
   entity: (id: string, at = '') => buildHash('entity', id, { at }),
   entities: (q: Record<string, string | undefined> = {}) => buildHash('entities', '', q),
+  suggestions: (state = '') => buildHash('suggestions', '', { state: state === 'open' ? '' : state }),
   settings: () => buildHash('settings'),
 };

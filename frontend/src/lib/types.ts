@@ -7,6 +7,7 @@
 // raw-JSON field is re-declared below as what it holds; everything else is taken as generated.
 
 import type { app, docstate, engine, errs, ingest, search, store, watch } from '../../wailsjs/go/models';
+import type { EvidenceItem } from './enrich';
 
 /** A field holding raw JSON (json.RawMessage in Go). */
 type RawJSON = unknown;
@@ -78,8 +79,8 @@ export type Observation = Omit<store.Observation, 'fields' | 'span'> & {
   span?: Span | null;
 };
 
-export type DocumentView = Omit<engine.DocumentView, 'last_error' | 'jobs' | 'observations'> &
-  Pick<Document, 'last_error'> & { jobs: Job[]; observations: Observation[] };
+export type DocumentView = Omit<engine.DocumentView, 'last_error' | 'jobs' | 'observations' | 'links'> &
+  Pick<Document, 'last_error'> & { jobs: Job[]; observations: Observation[]; links: RelationshipPage };
 
 export type IngestResult = ingest.Result;
 
@@ -105,9 +106,29 @@ export type FieldProvenance = Omit<engine.FieldProvenance, 'value' | 'source_obs
 export type Entity = store.Entity;
 export type EntityPage = engine.EntityPage;
 
-export type Relationship = Omit<store.Relationship, 'metadata'> & { metadata?: Record<string, unknown> | null };
-export type RelationshipPage = Omit<engine.RelationshipPage, 'relationships'> & { relationships: Relationship[] };
-
 export type Settings = app.Settings;
 export type InstallResult = app.InstallResult;
 export type ErrorCode = app.ErrorCode;
+
+// Enrichments (issue 14): evidence and metadata are raw JSON in Go, re-declared as what they hold.
+
+/** One end of a link or suggestion, named (store.EntityRef). */
+export type EntityRef = store.EntityRef;
+
+/** A link in a listing: asserted, or derived (with enrichment name@version, score, evidence). */
+export type Relationship = Omit<engine.RelationshipItem, 'metadata' | 'evidence'> & {
+  metadata?: Record<string, unknown> | null;
+  evidence?: EvidenceItem[] | null;
+};
+export type RelationshipPage = Omit<engine.RelationshipPage, 'relationships'> & { relationships: Relationship[] };
+
+export type EnrichStatus = engine.EnrichStatus;
+export type EnrichmentStatus = engine.EnrichmentStatus;
+
+/** A pair DiscoveryGap found related while nothing links them, both ends named. */
+export type Suggestion = Omit<engine.SuggestionItem, 'evidence'> & { evidence: EvidenceItem[] | null };
+export type SuggestionPage = Omit<engine.SuggestionPage, 'suggestions'> & { suggestions: Suggestion[] };
+export type SuggestionDecision = Omit<engine.SuggestionDecision, 'suggestion' | 'relationship'> & {
+  suggestion: Omit<store.Suggestion, 'evidence'> & { evidence: EvidenceItem[] | null };
+  relationship?: Omit<store.Relationship, 'metadata'> & { metadata?: Record<string, unknown> | null };
+};
