@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/strata-app/strata/backend/engine"
 	"github.com/strata-app/strata/backend/search/quality"
@@ -38,8 +39,17 @@ func enrichCorpus(t testing.TB) (string, []string) {
 		mkfile(t, p, string(b))
 		out = append(out, p)
 		if f == "rust-book/ch04-01-what-is-ownership.html" {
+			// The backup copy is made a day later: of identical files the older is the
+			// original, whatever order they arrive in.
 			c := filepath.Join(dir, "backup", "ownership-copy.html")
 			mkfile(t, c, string(b))
+			st, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chtimes(c, st.ModTime().Add(24*time.Hour), st.ModTime().Add(24*time.Hour)); err != nil {
+				t.Fatal(err)
+			}
 			out = append(out, c)
 		}
 	}

@@ -233,11 +233,10 @@ func (h *handlers) ingest(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 // caller is who an MCP request comes from: always a remote client, whatever the transport
 // (stdio or HTTP), named by what it said in initialize so the logs can tell Claude from Cursor.
 func caller(ctx context.Context) engine.Caller {
-	name := "mcp"
+	// The client's own name: Caller.Via puts the "mcp:" in front (it once said "mcp:mcp:cursor").
+	name := ""
 	if s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
-		if n := s.GetClientInfo().Name; n != "" {
-			name = "mcp:" + n
-		}
+		name = s.GetClientInfo().Name
 	}
 	return engine.RemoteClient(name)
 }

@@ -58,7 +58,7 @@ func TestToolsReadFilesAsARemoteClient(t *testing.T) {
 			t.Fatalf("%s: no hint: %v", p, env)
 		}
 	}
-	if l := logs.String(); !strings.Contains(l, "remote path refused") || !strings.Contains(l, "caller=remote:mcp:strata-test") {
+	if l := logs.String(); !strings.Contains(l, "remote path refused") || !strings.Contains(l, "caller=remote:strata-test") {
 		t.Fatalf("the refusal does not name the client:\n%s", l)
 	}
 	if _, err := e.SetAllowedRoot(ctx, engine.LocalUser("test"), papers, false); err != nil {
