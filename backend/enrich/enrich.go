@@ -118,6 +118,10 @@ type Run struct {
 	Space string // the vector space that answers searches (its key); "" if none
 	Now   string
 	Log   *slog.Logger
+	// Shared is handed from one enrichment's run to the next ones' for the same job (nil-safe
+	// map, fresh per job): CoOccurrence reads there which entities TagConceptBridger's run
+	// touched, since the mention rows it replaced no longer say what they were before.
+	Shared map[string]any
 
 	name, version string
 	changed       int
@@ -180,6 +184,10 @@ func orEmpty(e []Evidence) []Evidence {
 	return e
 }
 
+// specUser is an enrichment that needs the spec registry beyond its own settings
+// (TagConceptBridger writes concept observations, typed by specs/entities/concept.yaml).
+type specUser interface{ useSpecs(reg *spec.Registry) }
+
 // registered is one enrichment with its merged settings.
 type registered struct {
 	e            Enrichment
@@ -216,6 +224,9 @@ func newService(reg *spec.Registry, list []Enrichment, spaceOf func(ctx context.
 		params := map[string]any{}
 		if set != nil {
 			r.enabled, params = set.Enabled, set.Params
+		}
+		if u, ok := e.(specUser); ok {
+			u.useSpecs(reg)
 		}
 		if err := e.Configure(params); err != nil {
 			var pe *ParamError
@@ -354,6 +365,7 @@ func (s *Service) Enrich(ctx context.Context, tx store.Q, job store.Job, now str
 			return err
 		}
 	}
+	shared := map[string]any{}
 	for _, r := range s.list {
 		if !r.enabled || (!live && !slices.Contains(r.e.ReactsTo(), DocumentRemoved)) {
 			continue
@@ -365,7 +377,7 @@ func (s *Service) Enrich(ctx context.Context, tx store.Q, job store.Job, now str
 		if !reacts {
 			continue
 		}
-		run := &Run{Tx: tx, Doc: d, Live: live, Emits: em, Space: space, Now: now, Log: s.Log, name: r.e.Name(), version: r.e.Version()}
+		run := &Run{Tx: tx, Doc: d, Live: live, Emits: em, Space: space, Now: now, Log: s.Log, Shared: shared, name: r.e.Name(), version: r.e.Version()}
 		if err := r.e.Enrich(ctx, run); err != nil {
 			return errs.Wrap(errs.Internal, err, "enrichment %s failed on %s", r.e.Name(), d.DocumentID).With("enrichment", r.e.Name())
 		}
@@ -391,7 +403,7 @@ func (s *Service) RunOne(ctx context.Context, tx store.Q, name, documentID, now 
 				return 0, err
 			}
 		}
-		run := &Run{Tx: tx, Doc: d, Live: live, Emits: em, Space: space, Now: now, Log: s.Log, name: r.e.Name(), version: r.e.Version()}
+		run := &Run{Tx: tx, Doc: d, Live: live, Emits: em, Space: space, Now: now, Log: s.Log, Shared: map[string]any{}, name: r.e.Name(), version: r.e.Version()}
 		if err := r.e.Enrich(ctx, run); err != nil {
 			return 0, err
 		}
