@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/strata-app/strata/backend/ids"
 	"github.com/strata-app/strata/backend/ingest"
@@ -411,6 +412,10 @@ func (x *TagConceptBridger) derive(ctx context.Context, run *Run) ([]store.Deriv
 		}
 		hashtags[strings.ToLower(f.Value)] = true
 		c, ok := chunkAtText(f.ByteStart)
+		spelling := f.Value // the finding is lower-cased; the text keeps "#MachineLearning"
+		if o := f.ByteStart + 1 - c.TextStart; ok && o >= 0 && o+len(f.Value) <= len(c.Text) && strings.EqualFold(c.Text[o:o+len(f.Value)], f.Value) {
+			spelling = splitCamel(c.Text[o : o+len(f.Value)])
+		}
 		ev := Evidence{Kind: "chunk", DocumentID: d.DocumentID, Path: d.Path, LineStart: f.Line, LineEnd: f.Line, Page: f.Page, Quote: "#" + f.Value, Field: "hashtag", Value: f.Value}
 		ord := -1
 		if ok {
@@ -419,7 +424,7 @@ func (x *TagConceptBridger) derive(ctx context.Context, run *Run) ([]store.Deriv
 				ev.Quote = q
 			}
 		}
-		add(f.Value, true, ord, SourceHashtag, ev)
+		add(spelling, true, ord, SourceHashtag, ev)
 	}
 	declared := metaList(fields["tags"])
 	if len(declared) == 0 {
@@ -653,6 +658,21 @@ func ensureDocumentEntity(ctx context.Context, q store.Q, d store.Document, now 
 		return err
 	}
 	return store.UpsertEntities(ctx, q, []store.Entity{{EntityID: d.EntityID, EntityType: "document", CanonicalName: d.Title, IdentityKey: d.DocumentID, CreatedAt: now}})
+}
+
+// splitCamel spells a CamelCase hashtag as words ("MachineLearning" → "Machine Learning"): a
+// hashtag cannot hold a space, so that is how people write a two-word tag. Only hashtags are
+// split: "JavaScript" as a declared tag or a heading stays one word.
+func splitCamel(s string) string {
+	var b strings.Builder
+	rs := []rune(s)
+	for i, r := range rs {
+		if i > 0 && unicode.IsUpper(r) && unicode.IsLower(rs[i-1]) {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // lineQuote returns the line of text holding needle, trimmed to 200 characters.
