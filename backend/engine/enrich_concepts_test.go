@@ -159,6 +159,17 @@ func TestConceptsCorpusTiming(t *testing.T) {
 		t.Log(l)
 	}
 	t.Logf("REFERS_TO: %d", len(linksOfType(t, e, "REFERS_TO")))
+	// One more document: a chapter's worth of text naming known concepts.
+	b, err := os.ReadFile(filepath.Join(quality.CorpusDir(), "nodejs-api", "stream.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		p := write(t, filepath.Join(t.TempDir(), fmt.Sprintf("new%d.md", i)), fmt.Sprintf("# Stream notes %d\n\n", i)+string(b))
+		start = time.Now()
+		ingestEnriched(t, e, p)
+		t.Logf("one more document (stream.md, %d bytes) ingested and enriched in %v", len(b), time.Since(start))
+	}
 }
 
 var coFiles = []string{
@@ -351,19 +362,4 @@ func TestConceptsDeterministicIdempotentRetracting(t *testing.T) {
 	fresh := build(paths)
 	sameRows(t, "derived rows after remove and change", derivedRows(t, fresh), derivedRows(t, a))
 	sameRows(t, "mention rows after remove and change", mentionRows(t, fresh), mentionRows(t, a))
-}
-
-func TestCoSmoke(t *testing.T) {
-	e := open(t)
-	files := coFiles
-	if os.Getenv("CO_PRINT") != "" {
-		files = append(files, "rust-book/print.html")
-	}
-	_, paths := corpusCopy(t, files...)
-	start := time.Now()
-	ingestEnriched(t, e, paths...)
-	t.Log(time.Since(start))
-	for _, l := range linksOfType(t, e, "CO_OCCURS_WITH") {
-		t.Log(l)
-	}
 }

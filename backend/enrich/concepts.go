@@ -10,7 +10,7 @@ import (
 	"unicode"
 
 	"github.com/strata-app/strata/backend/ids"
-	"github.com/strata-app/strata/backend/ingest"
+	"github.com/strata-app/strata/backend/ingest/observe"
 	"github.com/strata-app/strata/backend/spec"
 	"github.com/strata-app/strata/backend/store"
 )
@@ -484,7 +484,7 @@ func (x *TagConceptBridger) derive(ctx context.Context, run *Run) ([]store.Deriv
 		if d.Kind == "content" {
 			extractor = "content"
 		}
-		obsList := make([]ingest.Observed, 0, len(keys))
+		obsList := make([]observe.Observed, 0, len(keys))
 		for _, k := range keys {
 			t := terms[k]
 			var sp any
@@ -495,10 +495,10 @@ func (x *TagConceptBridger) derive(ctx context.Context, run *Run) ([]store.Deriv
 			if !t.explicit {
 				spec = x.settings.HeadingScore
 			}
-			obsList = append(obsList, ingest.Observed{Type: x.concept, Key: k, Name: k, Fields: map[string]any{"name": k}, Specificity: spec,
+			obsList = append(obsList, observe.Observed{Type: x.concept, Key: k, Name: k, Fields: map[string]any{"name": k}, Specificity: spec,
 				Extractor: extractor, Rule: "concept:" + k, Version: version, DocumentID: d.DocumentID, PayloadID: d.PayloadID, Span: sp})
 		}
-		entIDs, err := ingest.ObserveDerived(ctx, run.Tx, obsList, run.Now)
+		entIDs, err := observe.Derived(ctx, run.Tx, obsList, run.Now)
 		if err != nil {
 			return nil, nil, nil, err
 		}
