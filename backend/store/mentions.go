@@ -220,8 +220,10 @@ func ReferredPersons(ctx context.Context, q Q, documentEntity string) ([]Entity,
 	return out, rows.Err()
 }
 
-// CoMentions reads, for every chunk of a live document where entityID is mentioned by one of
-// sources, the other entities mentioned there by one of sources (one indexed join).
+// CoMentions reads, for every chunk where entityID is mentioned by one of sources, the other
+// entities mentioned there by one of sources (one indexed join). Rows of documents that are no
+// longer live are not filtered out: they last only until that document's own enrich job, which
+// deletes them and recomputes every pair they touched.
 func CoMentions(ctx context.Context, q Q, entityID string, sources ...string) ([]Mention, error) {
 	args := []any{entityID}
 	for range 2 {
@@ -231,28 +233,21 @@ func CoMentions(ctx context.Context, q Q, entityID string, sources ...string) ([
 	}
 	return scanMentions(ctx, q, `SELECT b.entity_id, b.document_id, b.ordinal, b.source, b.passage FROM entity_mentions a
 		JOIN entity_mentions b ON b.document_id = a.document_id AND b.ordinal = a.ordinal AND b.entity_id <> a.entity_id
-		JOIN documents d ON d.document_id = a.document_id AND d.status IN ('analyzed', 'semantic')
 		WHERE a.entity_id = ? AND a.ordinal >= 0 AND a.source IN (`+qmarks(len(sources))+`) AND b.source IN (`+qmarks(len(sources))+`)
 		ORDER BY b.entity_id, b.document_id, b.ordinal`, args...)
 }
 
-// CountPassages counts an entity's mentions by one of sources in chunks of live documents (up
-// to limit+1: past limit the caller only needs to know it is past), and, when there are at most
-// limit, the distinct passages among them.
+// CountPassages counts an entity's mentions by one of sources in chunks, up to limit+1 (past
+// limit the caller only needs to know it is past), and the distinct passages among those.
 func CountPassages(ctx context.Context, q Q, entityID string, limit int, sources ...string) (mentions, passages int, err error) {
 	args := []any{entityID}
 	for _, s := range sources {
 		args = append(args, s)
 	}
-	from := `FROM entity_mentions m JOIN documents d ON d.document_id = m.document_id AND d.status IN ('analyzed', 'semantic')
-		WHERE m.entity_id = ? AND m.ordinal >= 0 AND m.source IN (` + qmarks(len(sources)) + `)`
-	if err = q.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 `+from+` LIMIT ?)`, append(args, limit+1)...).Scan(&mentions); err != nil {
-		return 0, 0, fmt.Errorf("count entity mentions: %w", err)
-	}
-	if mentions > limit {
-		return mentions, 0, nil
-	}
-	if err = q.QueryRowContext(ctx, `SELECT count(DISTINCT m.passage) `+from, args...).Scan(&passages); err != nil {
+	args = append(args, limit+1)
+	err = q.QueryRowContext(ctx, `SELECT count(*), count(DISTINCT passage) FROM (SELECT passage FROM entity_mentions
+		WHERE entity_id = ? AND ordinal >= 0 AND source IN (`+qmarks(len(sources))+`) LIMIT ?)`, args...).Scan(&mentions, &passages)
+	if err != nil {
 		return 0, 0, fmt.Errorf("count entity mentions: %w", err)
 	}
 	return mentions, passages, nil
