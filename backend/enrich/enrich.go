@@ -125,6 +125,9 @@ type Run struct {
 
 	name, version string
 	changed       int
+	// touched: the ends of every derived link written or deleted by the runs of this job so far
+	// (shared by them), so that a later enrichment revisits exactly the pairs that changed.
+	touched map[string]bool
 }
 
 // Emitted reports whether the run's emissions include em.
@@ -155,10 +158,18 @@ func LinkID(enrichment, typ, source, target string) string {
 func (r *Run) Replace(ctx context.Context, scope store.LinkScope, links []store.DerivedLink) error {
 	scope.Enrichment = r.name
 	sort.Slice(links, func(i, j int) bool { return links[i].ID < links[j].ID })
-	n, err := store.ReplaceDerived(ctx, r.Tx, scope, links, r.Now)
+	n, err := store.ReplaceDerivedNoting(ctx, r.Tx, scope, links, r.Now, func(l store.DerivedLink) {
+		if r.touched != nil {
+			r.touched[l.SourceEntityID], r.touched[l.TargetEntityID] = true, true
+		}
+	})
 	r.changed += n
 	return err
 }
+
+// Touched lists, sorted, the entities at an end of a derived link that this job's runs wrote
+// or deleted before now (this run's own included): what changed around the document.
+func (r *Run) Touched() []string { return sortedKeys(r.touched) }
 
 // Name is the running enrichment's name; Version its version.
 func (r *Run) Name() string    { return r.name }
@@ -366,6 +377,7 @@ func (s *Service) Enrich(ctx context.Context, tx store.Q, job store.Job, now str
 		}
 	}
 	shared := map[string]any{}
+	touched := map[string]bool{}
 	for _, r := range s.list {
 		if !r.enabled || (!live && !slices.Contains(r.e.ReactsTo(), DocumentRemoved)) {
 			continue
@@ -377,7 +389,7 @@ func (s *Service) Enrich(ctx context.Context, tx store.Q, job store.Job, now str
 		if !reacts {
 			continue
 		}
-		run := &Run{Tx: tx, Doc: d, Live: live, Emits: em, Space: space, Now: now, Log: s.Log, Shared: shared, name: r.e.Name(), version: r.e.Version()}
+		run := &Run{Tx: tx, Doc: d, Live: live, Emits: em, Space: space, Now: now, Log: s.Log, Shared: shared, name: r.e.Name(), version: r.e.Version(), touched: touched}
 		if err := r.e.Enrich(ctx, run); err != nil {
 			return errs.Wrap(errs.Internal, err, "enrichment %s failed on %s", r.e.Name(), d.DocumentID).With("enrichment", r.e.Name())
 		}
@@ -403,7 +415,8 @@ func (s *Service) RunOne(ctx context.Context, tx store.Q, name, documentID, now 
 				return 0, err
 			}
 		}
-		run := &Run{Tx: tx, Doc: d, Live: live, Emits: em, Space: space, Now: now, Log: s.Log, Shared: map[string]any{}, name: r.e.Name(), version: r.e.Version()}
+		run := &Run{Tx: tx, Doc: d, Live: live, Emits: em, Space: space, Now: now, Log: s.Log, Shared: map[string]any{}, name: r.e.Name(), version: r.e.Version(),
+			touched: map[string]bool{}}
 		if err := r.e.Enrich(ctx, run); err != nil {
 			return 0, err
 		}

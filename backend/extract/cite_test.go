@@ -203,3 +203,41 @@ func TestSourceOffsetsIndexTheFile(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryWordCitesItsOwnLine: in Markdown, every word of the text maps to a line of the file
+// that holds that word — not only the chunks' first and last words. An autolink's address
+// (<ann@lee.dev>, an attendee in a list) once mapped nowhere and cited the next list item's
+// line, so a fact found in it pointed one line down.
+func TestEveryWordCitesItsOwnLine(t *testing.T) {
+	sources := map[string]string{
+		"attendees.md": "---\ntitle: Kickoff\n---\n# Kickoff\n\nAttendees:\n\n- Tomás Reyes <tomas.reyes@kestrel-freight.com>\n- Ana Lima <ana.lima@kestrel-freight.com>\n\nSee <https://kestrel-freight.com/minutes> and www.kestrel-freight.com/agenda today.\n",
+	}
+	for _, name := range []string{"tty.md", "note.md"} {
+		data, err := os.ReadFile(filepath.Join("testdata", "cite", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources[name] = string(data)
+	}
+	// Words, and addresses whole (an address is one piece of the file, never split by markup).
+	word := regexp.MustCompile(`[\w.+-]+@[\w-]+(?:\.[\w-]+)+|[\p{L}\p{N}]{4,}`)
+	for name, src := range sources {
+		doc, err := Read(context.Background(), []byte(src), name, Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(src, "\n")
+		bad := 0
+		for _, loc := range word.FindAllStringIndex(doc.Text, -1) {
+			w := doc.Text[loc[0]:loc[1]]
+			if !strings.Contains(src, w) {
+				continue // decoded from a character reference: not the file's bytes
+			}
+			if l := doc.SourceLine(loc[0]); l < 1 || l > len(lines) || !strings.Contains(lines[l-1], w) {
+				if bad++; bad <= 5 {
+					t.Errorf("%s: %q cites line %d, which does not hold it", name, w, l)
+				}
+			}
+		}
+	}
+}

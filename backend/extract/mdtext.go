@@ -34,6 +34,9 @@ type mdWriter struct {
 	m       *SourceMap
 	regions []Region
 	heading bool // inside a heading: its region covers what is inside
+	// lastStop is the source offset just after the last mapped piece: an autolink's address
+	// is found in the source from there (goldmark does not export where it sits).
+	lastStop int
 }
 
 // markdownText turns Markdown source into prose text; src must keep the file's offsets (front
@@ -57,6 +60,7 @@ func (w *mdWriter) copySeg(start, stop int) {
 	}
 	w.m.Add(w.out.Len(), start, stop-start)
 	w.out.Write(w.src[start:stop])
+	w.lastStop = stop
 }
 
 func (w *mdWriter) region(start int, kind RegionKind) {
@@ -163,8 +167,18 @@ func (w *mdWriter) inlines(n ast.Node) {
 			w.region(start, RegionCode)
 		case *ast.AutoLink:
 			// <https://…> and <ann@lee.dev> show their address as their text: it is what a
-			// reader sees, so it stays prose (a link target hidden behind text is not).
-			w.out.Write(c.URL(w.src))
+			// reader sees, so it stays prose (a link target hidden behind text is not). The
+			// address is mapped to where it sits in the file: unmapped, a fact found in it
+			// (an e-mail address in a list of attendees) cited the line of the next piece of
+			// text — the next list item.
+			url, label := c.URL(w.src), c.Label(w.src)
+			i := bytes.Index(w.src[w.lastStop:], label)
+			if len(label) == 0 || i < 0 || !bytes.HasSuffix(url, label) {
+				w.out.Write(url)
+				break
+			}
+			w.out.Write(url[:len(url)-len(label)]) // a protocol goldmark adds ("http://" before www.)
+			w.copySeg(w.lastStop+i, w.lastStop+i+len(label))
 		case *ast.RawHTML:
 		default: // emphasis, links, images, strikethrough: their text
 			w.inlines(c)

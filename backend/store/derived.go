@@ -86,6 +86,16 @@ func scanDerived(sc interface{ Scan(...any) error }) (DerivedLink, error) {
 // the same as before (score, evidence, metadata, version) is left untouched, so running an
 // enrichment twice writes nothing the second time. It returns how many rows it changed.
 func ReplaceDerived(ctx context.Context, q Q, scope LinkScope, links []DerivedLink, now string) (int, error) {
+	return ReplaceDerivedNoting(ctx, q, scope, links, now, nil)
+}
+
+// ReplaceDerivedNoting is ReplaceDerived that also tells changed (if not nil) about every link
+// it wrote or deleted, so that an enrichment running later in the same job (DiscoveryGap) can
+// revisit exactly the pairs whose links changed.
+func ReplaceDerivedNoting(ctx context.Context, q Q, scope LinkScope, links []DerivedLink, now string, changed func(DerivedLink)) (int, error) {
+	if changed == nil {
+		changed = func(DerivedLink) {}
+	}
 	w, args := scope.where()
 	rows, err := q.QueryContext(ctx, `SELECT `+derivedCols+` FROM derived_links WHERE `+w, args...)
 	if err != nil {
@@ -104,11 +114,11 @@ func ReplaceDerived(ctx context.Context, q Q, scope LinkScope, links []DerivedLi
 	if err := rows.Err(); err != nil {
 		return 0, fmt.Errorf("read derived links: %w", err)
 	}
-	changed := 0
+	n := 0
 	want := map[string]bool{}
 	for _, l := range links {
 		if l.Enrichment != scope.Enrichment {
-			return changed, fmt.Errorf("derived link %s is %s's, not %s's", l.ID, l.Enrichment, scope.Enrichment)
+			return n, fmt.Errorf("derived link %s is %s's, not %s's", l.ID, l.Enrichment, scope.Enrichment)
 		}
 		want[l.ID] = true
 		prev, had := old[l.ID]
@@ -116,7 +126,7 @@ func ReplaceDerived(ctx context.Context, q Q, scope LinkScope, links []DerivedLi
 			bytes.Equal(prev.Evidence, l.Evidence) && bytes.Equal(prev.Metadata, l.Metadata) {
 			same, err := sameEvidenceDocs(ctx, q, l.ID, l.EvidenceDocs)
 			if err != nil {
-				return changed, err
+				return n, err
 			}
 			if same {
 				continue
@@ -128,30 +138,32 @@ func ReplaceDerived(ctx context.Context, q Q, scope LinkScope, links []DerivedLi
 		} else if existing, err := GetDerived(ctx, q, l.ID); err == nil {
 			created = existing.CreatedAt // in another run's scope before; same link, same birth
 		} else if !errors.Is(err, ErrNotFound) {
-			return changed, err
+			return n, err
 		}
 		if _, err := q.ExecContext(ctx, `INSERT INTO derived_links(`+derivedCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?)
 			ON CONFLICT(link_id) DO UPDATE SET relationship_type = excluded.relationship_type, version = excluded.version,
 				score = excluded.score, evidence = excluded.evidence, metadata = excluded.metadata, updated_at = excluded.updated_at`,
 			l.ID, l.RelationshipType, l.SourceEntityID, l.TargetEntityID, l.Enrichment, l.Version, l.Score, string(orEmptyArray(l.Evidence)),
 			nullRaw(l.Metadata), created, now); err != nil {
-			return changed, fmt.Errorf("write derived link: %w", err)
+			return n, fmt.Errorf("write derived link: %w", err)
 		}
 		if err := setEvidenceDocs(ctx, q, l.ID, l.EvidenceDocs); err != nil {
-			return changed, err
+			return n, err
 		}
-		changed++
+		changed(l)
+		n++
 	}
 	for id := range old {
 		if want[id] {
 			continue
 		}
 		if err := deleteDerived(ctx, q, id); err != nil {
-			return changed, err
+			return n, err
 		}
-		changed++
+		changed(old[id])
+		n++
 	}
-	return changed, nil
+	return n, nil
 }
 
 func orEmptyArray(b json.RawMessage) json.RawMessage {
