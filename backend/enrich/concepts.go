@@ -96,7 +96,8 @@ var defaultGeneric = []string{"introduction", "summary", "overview", "conclusion
 	"description", "usage", "synopsis", "constant", "api", "class", "method", "property", "event", "error", "background", "detail",
 	"caveat", "consideration", "appendix", "keyword", "misc", "general", "basic", "getting started", "installation", "setup",
 	"configuration", "faq", "reference", "index", "content", "foreword", "preface", "acknowledgment", "author", "bug", "copyright",
-	"license", "history", "change", "changelog", "todo", "next step", "exit status", "return value"}
+	"license", "history", "change", "changelog", "todo", "next step", "exit status", "return value", "agenda", "attendee",
+	"decision", "action item"}
 
 var defaultPluralExceptions = []string{"windows", "news", "series", "species", "class", "status", "analysis", "basis", "axis",
 	"process", "access", "address", "always", "perhaps", "various", "previous", "its", "this", "has", "was", "does", "is", "as", "us"}
@@ -487,9 +488,13 @@ func (x *TagConceptBridger) derive(ctx context.Context, run *Run) ([]store.Deriv
 		obsList := make([]observe.Observed, 0, len(keys))
 		for _, k := range keys {
 			t := terms[k]
+			// The span says where the document names the concept, as the adapters' spans did: a
+			// line, or front matter for a declared tag of a file (TemporalProximity quotes it).
 			var sp any
 			if ev := t.evidence[0]; ev.LineStart > 0 {
 				sp = map[string]any{"path": d.Path, "line": ev.LineStart, "source": t.mentions[ord0(t)]}
+			} else if d.Path != "" && (ev.Field == "tags" || ev.Field == "keywords" || ev.Field == "categories" || ev.Field == "category") {
+				sp = map[string]any{"path": d.Path, "front_matter": true}
 			}
 			spec := 1.0
 			if !t.explicit {
