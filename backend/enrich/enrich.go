@@ -118,6 +118,10 @@ type Run struct {
 	Space string // the vector space that answers searches (its key); "" if none
 	Now   string
 	Log   *slog.Logger
+	// Shared is handed from one enrichment's run to the next ones' for the same job (nil-safe
+	// map, fresh per job): CoOccurrence reads there which entities TagConceptBridger's run
+	// touched, since the mention rows it replaced no longer say what they were before.
+	Shared map[string]any
 
 	name, version string
 	changed       int
@@ -191,6 +195,10 @@ func orEmpty(e []Evidence) []Evidence {
 	return e
 }
 
+// specUser is an enrichment that needs the spec registry beyond its own settings
+// (TagConceptBridger writes concept observations, typed by specs/entities/concept.yaml).
+type specUser interface{ useSpecs(reg *spec.Registry) }
+
 // registered is one enrichment with its merged settings.
 type registered struct {
 	e            Enrichment
@@ -227,6 +235,9 @@ func newService(reg *spec.Registry, list []Enrichment, spaceOf func(ctx context.
 		params := map[string]any{}
 		if set != nil {
 			r.enabled, params = set.Enabled, set.Params
+		}
+		if u, ok := e.(specUser); ok {
+			u.useSpecs(reg)
 		}
 		if err := e.Configure(params); err != nil {
 			var pe *ParamError
@@ -365,6 +376,7 @@ func (s *Service) Enrich(ctx context.Context, tx store.Q, job store.Job, now str
 			return err
 		}
 	}
+	shared := map[string]any{}
 	touched := map[string]bool{}
 	for _, r := range s.list {
 		if !r.enabled || (!live && !slices.Contains(r.e.ReactsTo(), DocumentRemoved)) {
@@ -377,7 +389,7 @@ func (s *Service) Enrich(ctx context.Context, tx store.Q, job store.Job, now str
 		if !reacts {
 			continue
 		}
-		run := &Run{Tx: tx, Doc: d, Live: live, Emits: em, Space: space, Now: now, Log: s.Log, name: r.e.Name(), version: r.e.Version(), touched: touched}
+		run := &Run{Tx: tx, Doc: d, Live: live, Emits: em, Space: space, Now: now, Log: s.Log, Shared: shared, name: r.e.Name(), version: r.e.Version(), touched: touched}
 		if err := r.e.Enrich(ctx, run); err != nil {
 			return errs.Wrap(errs.Internal, err, "enrichment %s failed on %s", r.e.Name(), d.DocumentID).With("enrichment", r.e.Name())
 		}
@@ -403,7 +415,7 @@ func (s *Service) RunOne(ctx context.Context, tx store.Q, name, documentID, now 
 				return 0, err
 			}
 		}
-		run := &Run{Tx: tx, Doc: d, Live: live, Emits: em, Space: space, Now: now, Log: s.Log, name: r.e.Name(), version: r.e.Version(),
+		run := &Run{Tx: tx, Doc: d, Live: live, Emits: em, Space: space, Now: now, Log: s.Log, Shared: map[string]any{}, name: r.e.Name(), version: r.e.Version(),
 			touched: map[string]bool{}}
 		if err := r.e.Enrich(ctx, run); err != nil {
 			return 0, err

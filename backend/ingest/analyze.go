@@ -254,7 +254,8 @@ func supersededErr() *errs.Error {
 
 // observeContent turns what phase 2 found into observations: one on the document (title, type,
 // format, facts found, each with its location) and entities for e-mail addresses (contacts)
-// and tags (concepts), which the document REFERS_TO.
+// (contacts), which the document REFERS_TO, and its tags as fields (enrich.TagConceptBridger
+// turns them into concepts).
 func (in *Ingester) observeContent(doc store.Document, contentID string, d *extract.Document, title, now string) ([]PlannedEntity, []store.Relationship, string, []string) {
 	// Facts cite the file's lines: through the source map where the reader rewrote the file
 	// (HTML, Markdown), else by counting the text's lines once.
@@ -344,10 +345,9 @@ func (in *Ingester) observeContent(doc store.Document, contentID string, d *extr
 		}
 		return m
 	}
-	concept := in.Specs.EntityTypes[typeConcept]
-	for _, t := range sortedKeys(tags) {
-		link(observation(concept, ids.NormalizeKey(t), t, map[string]any{"name": t}, 1, PriorityFile, "file:analyze", "tag:"+t, version, now, doc.DocumentID, span(tags[t])))
-	}
+	// Tags and hashtags stay what the source says (the observation's "tags" field and, for a
+	// hashtag, its finding with its line): the TagConceptBridger enrichment makes concepts of
+	// them, resolving their spellings to one entity across documents.
 	if contact, ok := in.Specs.EntityTypes["person"]; ok {
 		for _, e := range sortedKeys(emails) {
 			link(observation(contact, e, e, map[string]any{"email": e}, 0.5, PriorityFile, "file:analyze", "email:"+e, version, now, doc.DocumentID, span(emails[e])))

@@ -121,7 +121,7 @@ func planContent(reg *spec.Registry, data json.RawMessage, now time.Time) (*Plan
 			TextStart: s.TextStart, TextEnd: s.TextEnd})
 	}
 
-	types, err := requireTypes(reg, typeDocument, typeConcept, typeChain)
+	types, err := requireTypes(reg, typeDocument, typeChain)
 	if err != nil {
 		return nil, err
 	}
@@ -155,15 +155,10 @@ func planContent(reg *spec.Registry, data json.RawMessage, now time.Time) (*Plan
 	p.Document = &store.Document{DocumentID: docID, EntityID: doc.Entity.EntityID, Kind: KindContent, Title: title, Mime: "text/plain",
 		DocType: heuristics.DocType("text", title, body), Tags: tagNames,
 		Size: int64(len(body)), ContentHash: ids.Hash(body), Status: string(status), PhaseRegister: "done", PhaseAnalyze: "done", PhaseSemantic: "skipped"}
-	for _, t := range tags {
-		name := t.(string)
-		c := observation(types[1], ids.NormalizeKey(name), name, map[string]any{"name": name}, 1, PriorityContent, "content", "tag:"+name, contentID, at, docID, nil)
-		p.Entities = append(p.Entities, c)
-		p.Relationships = append(p.Relationships, store.Relationship{ID: ids.Relationship("REFERS_TO", doc.Entity.EntityID, c.Entity.EntityID),
-			RelationshipType: "REFERS_TO", SourceEntityID: doc.Entity.EntityID, TargetEntityID: c.Entity.EntityID})
-	}
+	// The tags stay fields of the document (as written) and documents.tags; the
+	// TagConceptBridger enrichment makes concepts of them once the document is stored.
 	if chain := strings.TrimSpace(in.ChainName); chain != "" {
-		c := observation(types[2], ids.NormalizeKey(chain), chain, map[string]any{"name": chain}, 1, PriorityContent, "content", "chain", contentID, at, docID, nil)
+		c := observation(types[1], ids.NormalizeKey(chain), chain, map[string]any{"name": chain}, 1, PriorityContent, "content", "chain", contentID, at, docID, nil)
 		p.Entities = append(p.Entities, c)
 		p.Relationships = append(p.Relationships, store.Relationship{ID: ids.Relationship("PART_OF", doc.Entity.EntityID, c.Entity.EntityID),
 			RelationshipType: "PART_OF", SourceEntityID: doc.Entity.EntityID, TargetEntityID: c.Entity.EntityID})

@@ -12,7 +12,7 @@ import (
 )
 
 // applyObservations folds new observations into the stored snapshots of their entities.
-func applyObservations(ctx context.Context, tx *store.Tx, order []string, byEntity map[string][]PlannedEntity, now string) error {
+func applyObservations(ctx context.Context, tx store.Q, order []string, byEntity map[string][]PlannedEntity, now string) error {
 	stored, err := store.GetSnapshots(ctx, tx, order)
 	if err != nil {
 		return err
