@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/strata-app/strata/backend/engine"
 	"github.com/strata-app/strata/backend/enrich"
@@ -42,7 +43,8 @@ func putLinks(t testing.TB, e *engine.Engine, links ...gapLink) {
 				list = append(list, store.DerivedLink{ID: enrich.LinkID(l.enrichment, l.typ, l.a, l.b), RelationshipType: l.typ,
 					SourceEntityID: l.a, TargetEntityID: l.b, Enrichment: l.enrichment, Version: "1", Score: l.score, Evidence: ev, EvidenceDocs: l.docs})
 			}
-			scope := store.LinkScope{Enrichment: l.enrichment, Types: []string{l.typ}, Touching: []string{l.a, l.b}}
+			// This one pair (a → b): the real enrichments' other links stay as they are.
+			scope := store.LinkScope{Enrichment: l.enrichment, Types: []string{l.typ}, SourceIn: []string{l.a}, Touching: []string{l.b}}
 			if _, err := store.ReplaceDerived(ctx, tx, scope, list, "2025-01-01T00:00:00.000000000Z"); err != nil {
 				return err
 			}
@@ -107,7 +109,10 @@ func entityByName(t testing.TB, e *engine.Engine, typ, name string) string {
 // each document's (entity ID, document ID) by file name.
 func gapStore(t testing.TB) (*engine.Engine, string, map[string][2]string) {
 	t.Helper()
-	e := open(t)
+	// The links DiscoveryGap reads are written by each test (putLinks): the enrichments that
+	// derive them for real are off, so a test's expectations are its own links' consequences.
+	e := open(t, withSpecs(fstest.MapFS{"enrichments.yaml": {Data: []byte(
+		"enrichments:\n  CoOccurrence:\n    enabled: false\n  EmbeddingSimilarity:\n    enabled: false\n")}}))
 	dir, _ := temporalFixtures(t)
 	paths := []string{qualityCorpus + "/rust-book/ch04-01-what-is-ownership.html", qualityCorpus + "/rust-book/ch04-02-references-and-borrowing.html",
 		qualityCorpus + "/nodejs-api/path.md", qualityCorpus + "/nodejs-api/os.md",

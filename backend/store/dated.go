@@ -117,11 +117,15 @@ func LinkedFrom(ctx context.Context, q Q, entity string) ([]string, error) {
 	return out, rows.Err()
 }
 
-// LatestObservationFrom is the newest observation of entity made from document (ErrNotFound
-// if none): a range scan of the entity's observations, which are keyed by entity.
+// LatestObservationFrom is the observation of entity made from document's current version —
+// else the newest made from an earlier one — (ErrNotFound if none): a range scan of the
+// entity's observations, which are keyed by entity. The version comes first: a file changed
+// and changed back keeps its first observation of the restored bytes, and the newest by time
+// was then the one of the version in between.
 func LatestObservationFrom(ctx context.Context, q Q, entityID, documentID string) (Observation, error) {
 	rows, err := q.QueryContext(ctx, `SELECT `+obsCols+` FROM observations WHERE entity_id = ? AND document_id = ?
-		ORDER BY observed_at DESC, observation_id DESC LIMIT 1`, entityID, documentID)
+		ORDER BY source_payload_id IS (SELECT payload_id FROM documents WHERE document_id = ?) DESC, observed_at DESC, observation_id DESC
+		LIMIT 1`, entityID, documentID, documentID)
 	if err != nil {
 		return Observation{}, fmt.Errorf("read observations of %s: %w", entityID, err)
 	}
