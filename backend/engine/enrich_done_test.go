@@ -55,8 +55,8 @@ func enrichCorpus(t testing.TB) (string, []string) {
 	}
 	notes := map[string]string{
 		"notes/a.md": "---\ntitle: Reading list\ntags: [machine learning]\n---\n# Reading list\n\nPapers on gradient descent to read this month.\n",
-		"notes/b.md": "# Model review\n\nThe model overfits on the small set; we add dropout next week. #Machine-Learning\n",
-		"notes/c.md": "# Course notes\n\nLecture four covered backpropagation and the chain rule. #machine_learning\n",
+		"notes/b.md": "# Model review\n\nThe model overfits on the small set; we add dropout next week. #MachineLearning\n",
+		"notes/c.md": "---\ntags: [Machine-Learning]\n---\n# Course notes\n\nLecture four covered backpropagation and the chain rule.\n",
 	}
 	for _, name := range []string{"notes/a.md", "notes/b.md", "notes/c.md"} {
 		p := filepath.Join(dir, name)
