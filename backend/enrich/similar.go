@@ -44,6 +44,8 @@ type EmbeddingSimilarity struct {
 	indexes  map[string]*simIndex
 	shingles *simShingleCache
 	rels     map[simPairKey]simRel
+	// chunkCache holds the chunks of the last few documents cited as evidence.
+	chunkCache []simChunks
 }
 
 // simThresholds are the rules of one family of spaces. The static defaults are research i14 §1's
@@ -55,6 +57,7 @@ type simThresholds struct {
 	DuplicateMinContain float64 `json:"duplicate_min_containment"`
 	ContainedMin        float64 `json:"contained_min"`
 	ContainedMaxReverse float64 `json:"contained_max_reverse"`
+	SimilarMaxSizeRatio float64 `json:"similar_max_size_ratio"`
 }
 
 type simSettings struct {
@@ -99,6 +102,7 @@ func simDefaults() simSettings {
 				DuplicateMinContain: 0.70, // weakest true 0.765 (edited os.md), strongest false 0.502 (GPL-2 ~ LGPL-2.1)
 				ContainedMin:        0.90, // chapter in print.html 1.000 for all 76; bzip2 man in manual 0.941
 				ContainedMaxReverse: 0.40, // print.html in a chapter ≤ 0.039; near-duplicates are ≥ 0.70
+				SimilarMaxSizeRatio: 10,   // measured here: chapter pairs ≤ 7.2× apart in shingles; the whole book vs a man page ≥ 11.6×
 			},
 			"default": { // Ollama and any other space: not measurable here; semantic cosines run higher
 				SimilarMin:          0.80,
@@ -106,6 +110,7 @@ func simDefaults() simSettings {
 				DuplicateMinContain: 0.70,
 				ContainedMin:        0.90,
 				ContainedMaxReverse: 0.40,
+				SimilarMaxSizeRatio: 10,
 			},
 		},
 	}
@@ -147,6 +152,9 @@ func (x *EmbeddingSimilarity) Configure(params map[string]any) error {
 			if f.v <= 0 || f.v > 1 {
 				return &ParamError{Param: "spaces", Problem: fmt.Sprintf("%s.%s must be in (0, 1], not %v", k, f.name, f.v)}
 			}
+		}
+		if t.SimilarMaxSizeRatio < 1 {
+			return &ParamError{Param: "spaces", Problem: fmt.Sprintf("%s.similar_max_size_ratio must be at least 1, not %v", k, t.SimilarMaxSizeRatio)}
 		}
 		if t.ContainedMaxReverse >= t.ContainedMin {
 			return &ParamError{Param: "spaces", Problem: fmt.Sprintf("%s.contained_max_reverse must be below contained_min", k)}
@@ -254,8 +262,10 @@ func (x *EmbeddingSimilarity) Enrich(ctx context.Context, run *Run) error {
 		if e, ok := ix.entry(d.DocumentID); ok {
 			x.shingles.put(d.DocumentID, e.seq, set)
 		}
-		if err := r.entering(ctx, d.DocumentID, affected); err != nil {
-			return err
+		if wrote { // a vector already there took its place in every top k when it was written
+			if err := r.entering(ctx, d.DocumentID, affected); err != nil {
+				return err
+			}
 		}
 	}
 	return r.replace(ctx, sortedKeys(affected)...)
@@ -287,7 +297,15 @@ func (r *simRun) entering(ctx context.Context, doc string, affected map[string]b
 		return err
 	}
 	for _, n := range nb {
-		if m, ok := mins[r.docs[n.doc].EntityID]; ok && m <= n.cos+1e-4 { // scores are stored to 4 decimals
+		m, ok := mins[r.docs[n.doc].EntityID]
+		if !ok || m > n.cos+1e-4 { // scores are stored to 4 decimals
+			continue
+		}
+		rel, err := r.rel(ctx, doc, n.doc, n.cos)
+		if err != nil {
+			return err
+		}
+		if rel.kind == simNone { // a related pair is in neither's top k
 			affected[n.doc] = true
 		}
 	}
@@ -338,6 +356,9 @@ func (r *simRun) linksOf(ctx context.Context, d store.Document) ([]store.Derived
 		rel, err := r.rel(ctx, d.DocumentID, n.doc, n.cos)
 		if err != nil {
 			return nil, err
+		}
+		if rel.kind == simUnequal {
+			continue
 		}
 		if rel.kind != simNone {
 			l, err := r.relLink(ctx, rel, n.cos)
@@ -514,6 +535,7 @@ const (
 	simNone = iota
 	simDuplicate
 	simContained
+	simUnequal // sizes too far apart to call the two similar (a whole book and a man page)
 )
 
 type simPairKey struct {
@@ -543,6 +565,9 @@ func (r *simRun) rel(ctx context.Context, a, b string, cos float64) (simRel, err
 	aInB := nb*th.ContainedMaxReverse > na*th.ContainedMin && na > 0
 	bInA := na*th.ContainedMaxReverse > nb*th.ContainedMin && nb > 0
 	rel := simRel{}
+	if na > 0 && nb > 0 && max(na, nb) > th.SimilarMaxSizeRatio*min(na, nb) {
+		rel.kind = simUnequal // unless one contains the other (below)
+	}
 	if dup || aInB || bInA {
 		sa, err := r.shingleSet(ctx, a, ea)
 		if err != nil {
@@ -649,11 +674,11 @@ func (r *simRun) similarLink(ctx context.Context, a, b string, cos float64) (sto
 // closest in the space (ties by ordinals), each cited by path, lines and a short quote, so a
 // person can read why.
 func (r *simRun) bestPair(ctx context.Context, a, b store.Document) ([]Evidence, error) {
-	ca, err := store.ChunkVectorsOf(ctx, r.run.Tx, a.DocumentID, r.run.Space, true)
+	ca, err := r.chunks(ctx, a.DocumentID)
 	if err != nil {
 		return nil, err
 	}
-	cb, err := store.ChunkVectorsOf(ctx, r.run.Tx, b.DocumentID, r.run.Space, true)
+	cb, err := r.chunks(ctx, b.DocumentID)
 	if err != nil {
 		return nil, err
 	}
@@ -669,6 +694,35 @@ func (r *simRun) bestPair(ctx context.Context, a, b store.Document) ([]Evidence,
 		return nil, nil
 	}
 	return []Evidence{simChunkEvidence(a, ca[bi], float64(best)), simChunkEvidence(b, cb[bj], float64(best))}, nil
+}
+
+// chunks are a document's chunks with their vectors and texts, from a small cache keyed by the
+// document's vector row: the documents many others link to (print.html holds 76 chapters) are
+// read once, not once per link.
+func (r *simRun) chunks(ctx context.Context, doc string) ([]store.ChunkVector, error) {
+	e, _ := r.ix.entry(doc)
+	for _, c := range r.x.chunkCache {
+		if c.doc == doc && c.seq == e.seq && e.seq != 0 {
+			return c.chunks, nil
+		}
+	}
+	cs, err := store.ChunkVectorsOf(ctx, r.run.Tx, doc, r.run.Space, true)
+	if err != nil {
+		return nil, err
+	}
+	if e.seq != 0 {
+		r.x.chunkCache = append(r.x.chunkCache, simChunks{doc: doc, seq: e.seq, chunks: cs})
+		if len(r.x.chunkCache) > 8 {
+			r.x.chunkCache = r.x.chunkCache[1:]
+		}
+	}
+	return cs, nil
+}
+
+type simChunks struct {
+	doc    string
+	seq    int64
+	chunks []store.ChunkVector
 }
 
 func simChunkEvidence(d store.Document, c store.ChunkVector, score float64) Evidence {
