@@ -166,7 +166,9 @@ func TestSimilarKnownAnswers(t *testing.T) {
 		"debian-copyright-curl.txt", "man-bzip2.txt", "man-tar.txt", "man-grep.txt"} {
 		debian = append(debian, simCorpus(t, f))
 	}
+	start := time.Now()
 	ingestEnriched(t, e, simCorpus(t), edited) // the rest of the corpus: Debian texts, PDFs, the copies
+	t.Logf("the rest of the corpus ingested and enriched in %v", time.Since(start))
 	links := simLinks(t, e)
 	if testing.Verbose() {
 		simDump(t, links)
@@ -253,10 +255,12 @@ func TestSimilarKnownAnswers(t *testing.T) {
 
 	// Idempotent: enriching everything again changes nothing.
 	before := derivedRows(t, e)
+	start = time.Now()
 	res, err := e.RunEnrichment(context.Background(), "EmbeddingSimilarity")
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("EmbeddingSimilarity over %d documents again: %v", res.Documents, time.Since(start))
 	if res.Changed != 0 {
 		t.Errorf("a second run changed %d rows", res.Changed)
 	}
