@@ -168,6 +168,9 @@ func (x *EmbeddingSimilarity) Configure(params map[string]any) error {
 	return nil
 }
 
+// floor is the lowest cosine any rule looks at: neighbour lists are cut there.
+func (t simThresholds) floor() float64 { return min(t.SimilarMin, t.DuplicateMinCosine) }
+
 // thresholds are the rules for space.
 func (s simSettings) thresholds(space string) simThresholds {
 	if t, ok := s.Spaces[space]; ok {
@@ -275,7 +278,12 @@ func (x *EmbeddingSimilarity) Enrich(ctx context.Context, run *Run) error {
 // now ranks above it in their top k: those with a link scoring no more than their cosine with
 // doc (a link to their k-th can drop only then). One query over the neighbours.
 func (r *simRun) entering(ctx context.Context, doc string, affected map[string]bool) error {
-	nb := r.ix.neighbours(doc, r.th.SimilarMin)
+	var nb []simNeighbour
+	for _, n := range r.ix.neighbours(doc, r.th.floor()) {
+		if n.cos >= r.th.SimilarMin {
+			nb = append(nb, n)
+		}
+	}
 	if len(nb) == 0 {
 		return nil
 	}
@@ -352,7 +360,7 @@ func (r *simRun) linksOf(ctx context.Context, d store.Document) ([]store.Derived
 		return links, nil
 	}
 	var top []simNeighbour
-	for _, n := range r.ix.neighbours(d.DocumentID, r.th.SimilarMin) {
+	for _, n := range r.ix.neighbours(d.DocumentID, r.th.floor()) {
 		rel, err := r.rel(ctx, d.DocumentID, n.doc, n.cos)
 		if err != nil {
 			return nil, err
@@ -370,7 +378,7 @@ func (r *simRun) linksOf(ctx context.Context, d store.Document) ([]store.Derived
 			}
 			continue
 		}
-		if len(top) < r.x.settings.TopK {
+		if len(top) < r.x.settings.TopK && n.cos >= r.th.SimilarMin {
 			top = append(top, n)
 		}
 	}
@@ -396,8 +404,8 @@ func (r *simRun) linksOf(ctx context.Context, d store.Document) ([]store.Derived
 // topK is doc's top k neighbours at or above similar_min, pairs related otherwise left out.
 func (r *simRun) topK(ctx context.Context, doc string) ([]simNeighbour, error) {
 	var top []simNeighbour
-	for _, n := range r.ix.neighbours(doc, r.th.SimilarMin) {
-		if len(top) == r.x.settings.TopK {
+	for _, n := range r.ix.neighbours(doc, r.th.floor()) {
+		if len(top) == r.x.settings.TopK || n.cos < r.th.SimilarMin {
 			break
 		}
 		rel, err := r.rel(ctx, doc, n.doc, n.cos)
@@ -562,8 +570,8 @@ func (r *simRun) rel(ctx context.Context, a, b string, cos float64) (simRel, err
 	na, nb := float64(ea.shingles), float64(eb.shingles)
 	th := r.th
 	dup := cos >= th.DuplicateMinCosine && na > 0 && nb > 0 && min(na, nb) >= th.DuplicateMinContain*max(na, nb)
-	aInB := nb*th.ContainedMaxReverse > na*th.ContainedMin && na > 0
-	bInA := na*th.ContainedMaxReverse > nb*th.ContainedMin && nb > 0
+	aInB := cos >= th.SimilarMin && nb*th.ContainedMaxReverse > na*th.ContainedMin && na > 0
+	bInA := cos >= th.SimilarMin && na*th.ContainedMaxReverse > nb*th.ContainedMin && nb > 0
 	rel := simRel{}
 	if na > 0 && nb > 0 && max(na, nb) > th.SimilarMaxSizeRatio*min(na, nb) {
 		rel.kind = simUnequal // unless one contains the other (below)
