@@ -219,7 +219,7 @@ func (x *EmbeddingSimilarity) Enrich(ctx context.Context, run *Run) error {
 		}
 	}
 	if run.Space == "" {
-		return r.replace(ctx, d.DocumentID)
+		return r.replace(ctx, false, d.DocumentID)
 	}
 	ix := x.indexes[run.Space]
 	if ix == nil {
@@ -271,7 +271,13 @@ func (x *EmbeddingSimilarity) Enrich(ctx context.Context, run *Run) error {
 			}
 		}
 	}
-	return r.replace(ctx, sortedKeys(affected)...)
+	// D's links of every type; its neighbours' SIMILAR_TO only: how a neighbour relates to D by
+	// text is D's link (just written, or retracted with D), and to anyone else did not change.
+	if err := r.replace(ctx, false, d.DocumentID); err != nil {
+		return err
+	}
+	delete(affected, d.DocumentID)
+	return r.replace(ctx, true, sortedKeys(affected)...)
 }
 
 // entering adds to affected the neighbours of doc that may lose a SIMILAR_TO link because doc
@@ -321,8 +327,8 @@ func (r *simRun) entering(ctx context.Context, doc string, affected map[string]b
 }
 
 // replace recomputes and replaces the links of each document in docs (every link of this
-// enrichment with an end at the document).
-func (r *simRun) replace(ctx context.Context, docs ...string) error {
+// enrichment with an end at the document, or with similarOnly its SIMILAR_TO links).
+func (r *simRun) replace(ctx context.Context, similarOnly bool, docs ...string) error {
 	if err := r.loadDocs(ctx, docs); err != nil {
 		return err
 	}
@@ -331,11 +337,15 @@ func (r *simRun) replace(ctx context.Context, docs ...string) error {
 		if !ok || d.EntityID == "" {
 			continue
 		}
-		links, err := r.linksOf(ctx, d)
+		scope := store.LinkScope{Types: simTypes, Touching: []string{d.EntityID}}
+		links, err := r.linksOf(ctx, d, similarOnly)
+		if similarOnly {
+			scope.Types = []string{TypeSimilar}
+		}
 		if err != nil {
 			return err
 		}
-		if err := r.run.Replace(ctx, store.LinkScope{Types: simTypes, Touching: []string{d.EntityID}}, links); err != nil {
+		if err := r.run.Replace(ctx, scope, links); err != nil {
 			return err
 		}
 	}
@@ -344,14 +354,17 @@ func (r *simRun) replace(ctx context.Context, docs ...string) error {
 
 func simLive(d store.Document) bool { live, _ := emissions(d); return live }
 
-// linksOf derives every link with an end at d.
-func (r *simRun) linksOf(ctx context.Context, d store.Document) ([]store.DerivedLink, error) {
-	if !simLive(d) {
+// linksOf derives every link with an end at d (similarOnly: its SIMILAR_TO links).
+func (r *simRun) linksOf(ctx context.Context, d store.Document, similarOnly bool) ([]store.DerivedLink, error) {
+	if !simLive(d) || similarOnly && r.ix == nil {
 		return nil, nil
 	}
-	links, err := r.sameBytes(ctx, d)
-	if err != nil {
-		return nil, err
+	var links []store.DerivedLink
+	if !similarOnly {
+		var err error
+		if links, err = r.sameBytes(ctx, d); err != nil {
+			return nil, err
+		}
 	}
 	if r.ix == nil {
 		return links, nil
@@ -360,7 +373,16 @@ func (r *simRun) linksOf(ctx context.Context, d store.Document) ([]store.Derived
 		return links, nil
 	}
 	var top []simNeighbour
+	if similarOnly {
+		var err error
+		if top, err = r.topK(ctx, d.DocumentID); err != nil {
+			return nil, err
+		}
+	}
 	for _, n := range r.ix.neighbours(d.DocumentID, r.th.floor()) {
+		if similarOnly {
+			break
+		}
 		rel, err := r.rel(ctx, d.DocumentID, n.doc, n.cos)
 		if err != nil {
 			return nil, err
