@@ -240,9 +240,21 @@ func (x *EmbeddingSimilarity) Enrich(ctx context.Context, run *Run) error {
 	}
 	old := ix.vector(d.DocumentID)
 	affected := map[string]bool{d.DocumentID: true}
+	full := map[string]bool{} // neighbours whose own DUPLICATE_OF may change too
 	if old != nil && !slices.Equal(old, vec) {
-		// D leaves its old place: the neighbours that had it in their top k gain a place.
-		for _, n := range ix.scan(old, d.DocumentID, r.th.SimilarMin) {
+		// D leaves its old place: the neighbours that had it in their top k gain a place, and
+		// its near-duplicates may have pointed to it as their oldest.
+		for _, n := range ix.scan(old, d.DocumentID, r.th.floor()) {
+			rel, err := r.rel(ctx, d.DocumentID, n.doc, n.cos)
+			if err != nil {
+				return err
+			}
+			if rel.kind == simDuplicate {
+				full[n.doc] = true
+			}
+			if n.cos < r.th.SimilarMin {
+				continue
+			}
 			top, err := r.topK(ctx, n.doc)
 			if err != nil {
 				return err
@@ -269,6 +281,9 @@ func (x *EmbeddingSimilarity) Enrich(ctx context.Context, run *Run) error {
 			if err := r.entering(ctx, d.DocumentID, affected); err != nil {
 				return err
 			}
+			if err := r.newOldest(ctx, d.DocumentID, full); err != nil {
+				return err
+			}
 		}
 	}
 	// D's links of every type; its neighbours' SIMILAR_TO only: how a neighbour relates to D by
@@ -276,8 +291,42 @@ func (x *EmbeddingSimilarity) Enrich(ctx context.Context, run *Run) error {
 	if err := r.replace(ctx, false, d.DocumentID); err != nil {
 		return err
 	}
+	delete(full, d.DocumentID)
+	if err := r.replace(ctx, false, sortedKeys(full)...); err != nil {
+		return err
+	}
+	for id := range full {
+		delete(affected, id)
+	}
 	delete(affected, d.DocumentID)
 	return r.replace(ctx, true, sortedKeys(affected)...)
+}
+
+// newOldest adds to full the near-duplicates of doc that doc is older than: their DUPLICATE_OF
+// (to the oldest of their near-duplicates) may now point to doc.
+func (r *simRun) newOldest(ctx context.Context, doc string, full map[string]bool) error {
+	var dups []string
+	for _, n := range r.ix.neighbours(doc, r.th.floor()) {
+		if n.cos < r.th.DuplicateMinCosine {
+			break
+		}
+		rel, err := r.rel(ctx, doc, n.doc, n.cos)
+		if err != nil {
+			return err
+		}
+		if rel.kind == simDuplicate {
+			dups = append(dups, n.doc)
+		}
+	}
+	if err := r.loadDocs(ctx, append(dups, doc)); err != nil {
+		return err
+	}
+	for _, y := range dups {
+		if simOlder(r.docs[doc], r.docs[y]) {
+			full[y] = true
+		}
+	}
+	return nil
 }
 
 // entering adds to affected the neighbours of doc that may lose a SIMILAR_TO link because doc
@@ -337,15 +386,22 @@ func (r *simRun) replace(ctx context.Context, similarOnly bool, docs ...string) 
 		if !ok || d.EntityID == "" {
 			continue
 		}
-		scope := store.LinkScope{Types: simTypes, Touching: []string{d.EntityID}}
-		links, err := r.linksOf(ctx, d, similarOnly)
-		if similarOnly {
-			scope.Types = []string{TypeSimilar}
-		}
+		links, dup, err := r.linksOf(ctx, d, similarOnly)
 		if err != nil {
 			return err
 		}
-		if err := r.run.Replace(ctx, scope, links); err != nil {
+		if similarOnly {
+			if err := r.run.Replace(ctx, store.LinkScope{Types: []string{TypeSimilar}, Touching: []string{d.EntityID}}, links); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := r.run.Replace(ctx, store.LinkScope{Types: []string{TypeSimilar, TypeContainedIn}, Touching: []string{d.EntityID}}, links); err != nil {
+			return err
+		}
+		// A document's DUPLICATE_OF is its own (one, to the oldest near-duplicate): the links
+		// pointing to it are its duplicates'.
+		if err := r.run.Replace(ctx, store.LinkScope{Types: []string{TypeDuplicateOf}, SourceIn: []string{d.EntityID}}, dup); err != nil {
 			return err
 		}
 	}
@@ -354,46 +410,57 @@ func (r *simRun) replace(ctx context.Context, similarOnly bool, docs ...string) 
 
 func simLive(d store.Document) bool { live, _ := emissions(d); return live }
 
-// linksOf derives every link with an end at d (similarOnly: its SIMILAR_TO links).
-func (r *simRun) linksOf(ctx context.Context, d store.Document, similarOnly bool) ([]store.DerivedLink, error) {
+// linksOf derives the SIMILAR_TO and CONTAINED_IN links with an end at d (similarOnly: its
+// SIMILAR_TO links), and d's own DUPLICATE_OF: to its original if it is a byte-identical copy,
+// else to the oldest of its near-duplicates that is older than d. One link per document, not
+// one per pair: n versions of a template are n-1 links, not n(n-1)/2.
+func (r *simRun) linksOf(ctx context.Context, d store.Document, similarOnly bool) (links, dup []store.DerivedLink, err error) {
 	if !simLive(d) || similarOnly && r.ix == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
-	var links []store.DerivedLink
 	if !similarOnly {
-		var err error
-		if links, err = r.sameBytes(ctx, d); err != nil {
-			return nil, err
+		if dup, err = r.sameBytes(ctx, d); err != nil {
+			return nil, nil, err
 		}
 	}
 	if r.ix == nil {
-		return links, nil
+		return nil, dup, nil
 	}
 	if _, ok := r.ix.entry(d.DocumentID); !ok {
-		return links, nil
+		return nil, dup, nil
 	}
 	var top []simNeighbour
 	if similarOnly {
-		var err error
 		if top, err = r.topK(ctx, d.DocumentID); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
+	var oldest *simRel
+	var oldestCos float64
 	for _, n := range r.ix.neighbours(d.DocumentID, r.th.floor()) {
 		if similarOnly {
 			break
 		}
 		rel, err := r.rel(ctx, d.DocumentID, n.doc, n.cos)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if rel.kind == simUnequal {
+			continue
+		}
+		if rel.kind == simDuplicate {
+			if err := r.loadDocs(ctx, []string{n.doc}); err != nil {
+				return nil, nil, err
+			}
+			if simOlder(r.docs[n.doc], d) && (oldest == nil || simOlder(r.docs[n.doc], r.docs[oldestDoc(oldest, d.DocumentID)])) {
+				oldest, oldestCos = &rel, n.cos
+			}
 			continue
 		}
 		if rel.kind != simNone {
 			l, err := r.relLink(ctx, rel, n.cos)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if l.ID != "" {
 				links = append(links, l)
@@ -407,20 +474,37 @@ func (r *simRun) linksOf(ctx context.Context, d store.Document, similarOnly bool
 	for _, n := range top {
 		theirs, err := r.topK(ctx, n.doc)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if !slices.ContainsFunc(theirs, func(t simNeighbour) bool { return t.doc == d.DocumentID }) {
 			continue
 		}
 		l, err := r.similarLink(ctx, d.DocumentID, n.doc, n.cos)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if l.ID != "" {
 			links = append(links, l)
 		}
 	}
-	return links, nil
+	if oldest != nil && d.DuplicateOf == "" {
+		l, err := r.relLink(ctx, *oldest, oldestCos)
+		if err != nil {
+			return nil, nil, err
+		}
+		if l.ID != "" {
+			dup = append(dup, l)
+		}
+	}
+	return links, dup, nil
+}
+
+// oldestDoc is the other end of a near-duplicate relation of doc.
+func oldestDoc(rel *simRel, doc string) string {
+	if rel.src == doc {
+		return rel.tgt
+	}
+	return rel.src
 }
 
 // topK is doc's top k neighbours at or above similar_min, pairs related otherwise left out.
@@ -441,9 +525,8 @@ func (r *simRun) topK(ctx context.Context, doc string) ([]simNeighbour, error) {
 	return top, nil
 }
 
-// sameBytes are the DUPLICATE_OF links of byte-identical copies with an end at d: d → its
-// original, and each live copy of d → d. The ingest found them by content hash; no vector is
-// needed (a copy has no chunks of its own).
+// sameBytes is the DUPLICATE_OF link of a byte-identical copy: d → its original. The ingest
+// found it by content hash; no vector is needed (a copy has no chunks of its own).
 func (r *simRun) sameBytes(ctx context.Context, d store.Document) ([]store.DerivedLink, error) {
 	var pairs [][2]store.Document
 	if d.DuplicateOf != "" {
@@ -452,16 +535,6 @@ func (r *simRun) sameBytes(ctx context.Context, d store.Document) ([]store.Deriv
 		}
 		if o, ok := r.docs[d.DuplicateOf]; ok && simLive(o) {
 			pairs = append(pairs, [2]store.Document{d, o})
-		}
-	}
-	copies, err := store.DocumentsDuplicating(ctx, r.run.Tx, d.DocumentID)
-	if err != nil {
-		return nil, err
-	}
-	for _, c := range copies {
-		if simLive(c) {
-			r.docs[c.DocumentID] = c
-			pairs = append(pairs, [2]store.Document{c, d})
 		}
 	}
 	var out []store.DerivedLink
