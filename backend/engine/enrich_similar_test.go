@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -447,5 +448,50 @@ func TestSimilarFollowsTheSpaceSwitch(t *testing.T) {
 	if sims == 0 {
 		simDump(t, links)
 		t.Fatal("no SIMILAR_TO link in the semantic space")
+	}
+}
+
+// TestSimilarVersionsPointToTheOldest: four versions of one chapter (the original and three
+// light edits, newer files each) are three DUPLICATE_OF links, each to the oldest version,
+// whatever order they arrive in; when the oldest goes, the others point to the next oldest.
+func TestSimilarVersionsPointToTheOldest(t *testing.T) {
+	dir := t.TempDir()
+	src := simCorpus(t, "rust-book", "ch04-01-what-is-ownership.html")
+	var files []string
+	for i := range 4 {
+		text := simEdit(t, src)
+		if i == 0 {
+			b, _ := os.ReadFile(src)
+			text = string(b)
+		}
+		p := write(t, filepath.Join(dir, fmt.Sprintf("v%d.html", i)), text+strings.Repeat("\n<p>revision note</p>", i))
+		m := time.Date(2024, 1, 1+i, 0, 0, 0, 0, time.UTC)
+		if err := os.Chtimes(p, m, m); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, p)
+	}
+	e := open(t)
+	ingestEnriched(t, e, files[2], files[3], files[1], files[0])
+	dups := func() []string {
+		var out []string
+		for _, l := range simLinks(t, e) {
+			if l.Type == enrich.TypeDuplicateOf {
+				out = append(out, filepath.Base(l.Src)+"→"+filepath.Base(l.Tgt))
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	if got := strings.Join(dups(), " "); got != "v1.html→v0.html v2.html→v0.html v3.html→v0.html" {
+		t.Fatalf("versions: %s", got)
+	}
+	os.Remove(files[0])
+	if _, _, err := e.Reconcile(context.Background(), local, dir); err != nil {
+		t.Fatal(err)
+	}
+	waitEnriched(t, e)
+	if got := strings.Join(dups(), " "); got != "v2.html→v1.html v3.html→v1.html" {
+		t.Fatalf("after the oldest went: %s", got)
 	}
 }

@@ -183,8 +183,6 @@ func (s simSettings) thresholds(space string) simThresholds {
 	return s.Spaces["default"]
 }
 
-var simTypes = []string{TypeSimilar, TypeDuplicateOf, TypeContainedIn}
-
 // simRun is one run's working state.
 type simRun struct {
 	x    *EmbeddingSimilarity
