@@ -315,6 +315,14 @@ func titleShare(h store.SearchHit, st kwStats) float64 {
 	return min(got/st.mass, 1)
 }
 
+// Shingles and Containment are shingles and containment for other packages: the enrichment
+// that finds near-identical documents (enrich.EmbeddingSimilarity) uses the same definition of
+// "the same passage" as the search that folds copies together.
+func Shingles(text string) []uint64 { return shingles(text) }
+
+// Containment is containment (see Shingles).
+func Containment(a, b []uint64) float64 { return containment(a, b) }
+
 // shingles are the hashes of the runs of shingleWords words of text (lower case, letters and
 // digits only: markup, punctuation and whitespace do not tell two copies of a passage apart),
 // sorted and distinct. Words are hashed as they are scanned, without being copied: this runs

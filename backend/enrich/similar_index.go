@@ -1,0 +1,262 @@
+package enrich
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/strata-app/strata/backend/search"
+	"github.com/strata-app/strata/backend/store"
+)
+
+// simIndex is one process's copy of the document vectors of one space (table doc_vectors),
+// built from SQLite when first needed and then tailed by seq before each run, inside the run's
+// transaction, so that several processes on one folder see the same vectors (DESIGN.md
+// invariant 3). It is only a cache: dropping it loses nothing.
+//
+// Comparing one document with every other is a scan: 20k documents × 256 floats is ~5M
+// multiply-adds, a few milliseconds, which is simpler than an index and exact (no recall
+// question for the links). chromem-go stays the index of chunk search.
+type simIndex struct {
+	space  string
+	dims   int
+	loaded bool
+	wm     int64  // the largest seq applied
+	wmDoc  string // the document of that row: a rolled-back, reused seq shows as another document
+	slot   map[string]int
+	docs   []simEntry
+	vecs   []float32 // slot*dims
+	gen    uint64    // bumped on every applied row: cached neighbour lists are of one gen
+	lists  map[string][]simNeighbour
+	listAt uint64
+}
+
+type simEntry struct {
+	id       string
+	seq      int64
+	shingles int
+	live     bool
+}
+
+// simNeighbour is another document and its cosine with the one whose neighbour it is.
+type simNeighbour struct {
+	doc string
+	cos float64
+}
+
+func newSimIndex(space string) *simIndex {
+	return &simIndex{space: space, slot: map[string]int{}, lists: map[string][]simNeighbour{}}
+}
+
+// tail applies the rows written since the watermark. A transaction this copy had tailed
+// (an earlier run in a batch) that was rolled back takes its seqs with it: the watermark is
+// then past the table's end, or its seq now names another document, and the copy is rebuilt.
+func (ix *simIndex) tail(ctx context.Context, q store.Q) error {
+	if ix.loaded && ix.wm > 0 {
+		doc, ok, maxSeq, err := store.DocVectorSeq(ctx, q, ix.wm)
+		if err != nil {
+			return err
+		}
+		if maxSeq < ix.wm || (ok && doc != ix.wmDoc) {
+			*ix = *newSimIndex(ix.space)
+		}
+	}
+	ix.loaded = true
+	return store.DocVectorsSince(ctx, q, ix.space, ix.wm, func(v store.DocVector) error {
+		return ix.apply(v)
+	})
+}
+
+func (ix *simIndex) apply(v store.DocVector) error {
+	if v.Vector != nil {
+		if ix.dims == 0 {
+			ix.dims = len(v.Vector)
+		}
+		if len(v.Vector) != ix.dims {
+			return fmt.Errorf("document vector of %s has %d dimensions, space %s has %d", v.DocumentID, len(v.Vector), ix.space, ix.dims)
+		}
+	}
+	i, ok := ix.slot[v.DocumentID]
+	if !ok {
+		i = len(ix.docs)
+		ix.slot[v.DocumentID] = i
+		ix.docs = append(ix.docs, simEntry{id: v.DocumentID})
+		if ix.dims > 0 {
+			ix.vecs = append(ix.vecs, make([]float32, ix.dims)...)
+		}
+	}
+	if ix.dims > 0 && len(ix.vecs) < len(ix.docs)*ix.dims { // slots made before the first vector fixed dims
+		ix.vecs = append(ix.vecs, make([]float32, len(ix.docs)*ix.dims-len(ix.vecs))...)
+	}
+	e := &ix.docs[i]
+	e.seq, e.shingles, e.live = v.Seq, v.Shingles, v.Vector != nil
+	if e.live {
+		copy(ix.vecs[i*ix.dims:(i+1)*ix.dims], v.Vector)
+	}
+	ix.wm, ix.wmDoc = v.Seq, v.DocumentID
+	ix.gen++
+	return nil
+}
+
+// vector is a document's live vector (a copy), or nil.
+func (ix *simIndex) vector(doc string) []float32 {
+	i, ok := ix.slot[doc]
+	if !ok || !ix.docs[i].live {
+		return nil
+	}
+	return slices.Clone(ix.vecs[i*ix.dims : (i+1)*ix.dims])
+}
+
+func (ix *simIndex) entry(doc string) (simEntry, bool) {
+	i, ok := ix.slot[doc]
+	if !ok || !ix.docs[i].live {
+		return simEntry{}, false
+	}
+	return ix.docs[i], true
+}
+
+// scan lists the live documents other than self whose cosine with v is at least floor,
+// best first, ties by document ID.
+func (ix *simIndex) scan(v []float32, self string, floor float64) []simNeighbour {
+	var out []simNeighbour
+	if len(v) != ix.dims {
+		return nil
+	}
+	for i, e := range ix.docs {
+		if !e.live || e.id == self {
+			continue
+		}
+		c := float64(simDot(v, ix.vecs[i*ix.dims:(i+1)*ix.dims]))
+		if c >= floor {
+			out = append(out, simNeighbour{doc: e.id, cos: c})
+		}
+	}
+	slices.SortFunc(out, func(a, b simNeighbour) int {
+		if a.cos != b.cos {
+			if a.cos > b.cos {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.doc, b.doc)
+	})
+	return out
+}
+
+// neighbours is scan for a document in the index, cached until the index changes (a run asks
+// for the same lists several times: its own, and each neighbour's for the mutual check).
+func (ix *simIndex) neighbours(doc string, floor float64) []simNeighbour {
+	if ix.listAt != ix.gen {
+		ix.lists, ix.listAt = map[string][]simNeighbour{}, ix.gen
+	}
+	if l, ok := ix.lists[doc]; ok {
+		return l
+	}
+	i, ok := ix.slot[doc]
+	if !ok || !ix.docs[i].live {
+		return nil
+	}
+	l := ix.scan(ix.vecs[i*ix.dims:(i+1)*ix.dims], doc, floor)
+	ix.lists[doc] = l
+	return l
+}
+
+// simDot is the dot product of two vectors of equal length, in four lanes (the same order of
+// additions every time: the same vectors give the same cosine in every build of a store).
+func simDot(a, b []float32) float32 {
+	var s0, s1, s2, s3 float32
+	n := len(a) &^ 3
+	b = b[:len(a)]
+	for i := 0; i < n; i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for i := n; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// simMean is the L2-normalised mean of vectors (nil if there are none or they cancel out).
+func simMean(vs [][]float32) []float32 {
+	if len(vs) == 0 {
+		return nil
+	}
+	sum := make([]float64, len(vs[0]))
+	for _, v := range vs {
+		for i, f := range v {
+			sum[i] += float64(f)
+		}
+	}
+	var n float64
+	for _, f := range sum {
+		n += f * f
+	}
+	if n == 0 {
+		return nil
+	}
+	n = math.Sqrt(n)
+	out := make([]float32, len(sum))
+	for i, f := range sum {
+		out[i] = float32(f / n)
+	}
+	return out
+}
+
+// simShingleCache keeps the shingle sets of recently compared documents (by document and the
+// seq of the vector row they were computed with), within a budget of shingles: print.html
+// alone has 139k (1.1 MB); a store's worth would not fit.
+type simShingleCache struct {
+	budget int
+	size   int
+	sets   map[string]simShingles
+	order  []string // oldest first
+}
+
+type simShingles struct {
+	seq int64
+	set []uint64
+}
+
+func newSimShingleCache(budget int) *simShingleCache {
+	return &simShingleCache{budget: budget, sets: map[string]simShingles{}}
+}
+
+func (c *simShingleCache) get(doc string, seq int64) ([]uint64, bool) {
+	s, ok := c.sets[doc]
+	if !ok || s.seq != seq {
+		return nil, false
+	}
+	return s.set, true
+}
+
+func (c *simShingleCache) put(doc string, seq int64, set []uint64) {
+	if old, ok := c.sets[doc]; ok {
+		c.size -= len(old.set)
+		c.order = slices.DeleteFunc(c.order, func(d string) bool { return d == doc })
+	}
+	c.sets[doc] = simShingles{seq: seq, set: set}
+	c.order = append(c.order, doc)
+	c.size += len(set)
+	for c.size > c.budget && len(c.order) > 1 {
+		d := c.order[0]
+		c.order = c.order[1:]
+		c.size -= len(c.sets[d].set)
+		delete(c.sets, d)
+	}
+}
+
+// simShingleSet is the set of 3-word shingles of a document's chunks (search.Shingles, the
+// definition search uses to fold copies of a passage), sorted and distinct.
+func simShingleSet(texts []string) []uint64 {
+	var all []uint64
+	for _, t := range texts {
+		all = append(all, search.Shingles(t)...)
+	}
+	slices.Sort(all)
+	return slices.Compact(all)
+}

@@ -1,0 +1,111 @@
+package enrich
+
+import (
+	"context"
+	"errors"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/strata-app/strata/backend/store"
+)
+
+func TestSimilarSettings(t *testing.T) {
+	x := &EmbeddingSimilarity{}
+	if err := x.Configure(map[string]any{"spaces": map[string]any{"static": map[string]any{"similar_min": 0.65}}}); err != nil {
+		t.Fatal(err)
+	}
+	st := x.settings.thresholds("static/strata-hash-v1/256")
+	if st.SimilarMin != 0.65 || st.DuplicateMinCosine != 0.80 || st.ContainedMin != 0.90 || st.SimilarMaxSizeRatio != 10 {
+		t.Fatalf("an override names only what it changes; the rest stays: %+v", st)
+	}
+	if ot := x.settings.thresholds("ollama/nomic-embed-text/768"); ot.SimilarMin != 0.80 || ot.DuplicateMinCosine != 0.95 {
+		t.Fatalf("an unmeasured space takes the conservative defaults: %+v", ot)
+	}
+	if x.settings.TopK != 5 {
+		t.Fatalf("top_k default: %d", x.settings.TopK)
+	}
+	for _, bad := range []map[string]any{
+		{"top_kk": 3},
+		{"top_k": 0},
+		{"spaces": map[string]any{"static": map[string]any{"similar_minimum": 0.6}}},
+		{"spaces": map[string]any{"static": map[string]any{"similar_min": 1.5}}},
+		{"spaces": map[string]any{"static": map[string]any{"contained_min": 0.3}}},
+		{"spaces": map[string]any{"ollama": map[string]any{"similar_max_size_ratio": 0.5}}},
+	} {
+		err := (&EmbeddingSimilarity{}).Configure(bad)
+		var pe *ParamError
+		if !errors.As(err, &pe) {
+			t.Errorf("%v must be refused with the parameter named, got %v", bad, err)
+		}
+	}
+}
+
+func TestSimilarQuoteAndMean(t *testing.T) {
+	q := simQuote("Ownership   is a set of\nrules that govern how a Rust program manages memory. "+strings.Repeat("é ", 200), 80)
+	if len(q) > 80+len("…") || !strings.HasPrefix(q, "Ownership is a set of rules") || !strings.HasSuffix(q, "…") {
+		t.Fatalf("quote: %q", q)
+	}
+	m := simMean([][]float32{{1, 0}, {0, 1}})
+	if math.Abs(float64(m[0])-math.Sqrt2/2) > 1e-6 || m[0] != m[1] {
+		t.Fatalf("mean: %v", m)
+	}
+	if simMean(nil) != nil || simMean([][]float32{{1, 0}, {-1, 0}}) != nil {
+		t.Fatal("no vectors, or vectors that cancel out, give no document vector")
+	}
+}
+
+// TestSimilarIndexTails: the in-memory copy follows doc_vectors by seq, sees tombstones, and
+// is rebuilt when a transaction it had tailed was rolled back (the seqs it saw are reused).
+func TestSimilarIndexTails(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "s.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	const space = "static/test/2"
+	ix := newSimIndex(space)
+	put := func(tx store.Q, doc string, v []float32) {
+		t.Helper()
+		if _, err := store.PutDocVector(ctx, tx, space, doc, v, 10); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.WriteTx(ctx, func(tx *store.Tx) error {
+		put(tx, "a", []float32{1, 0})
+		put(tx, "b", []float32{0, 1})
+		return ix.tail(ctx, tx)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := ix.scan([]float32{1, 0}, "", -1); len(got) != 2 || got[0].doc != "a" {
+		t.Fatalf("after two rows: %+v", got)
+	}
+	// A batch that tails its own write and then fails: the write is gone.
+	boom := errors.New("boom")
+	if err := db.WriteTx(ctx, func(tx *store.Tx) error {
+		put(tx, "ghost", []float32{1, 0})
+		if err := ix.tail(ctx, tx); err != nil {
+			return err
+		}
+		return boom
+	}); !errors.Is(err, boom) {
+		t.Fatal(err)
+	}
+	if err := db.WriteTx(ctx, func(tx *store.Tx) error {
+		put(tx, "c", []float32{0.6, 0.8}) // reuses the rolled-back seq
+		put(tx, "b", nil)                 // b leaves
+		return ix.tail(ctx, tx)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var docs []string
+	for _, n := range ix.scan([]float32{1, 0}, "", -1) {
+		docs = append(docs, n.doc)
+	}
+	if strings.Join(docs, ",") != "a,c" {
+		t.Fatalf("the copy must hold exactly what the table holds (a, c), not %v", docs)
+	}
+}
