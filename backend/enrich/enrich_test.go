@@ -110,8 +110,8 @@ func setStatus(t *testing.T, db *store.DB, id, status, at string) {
 	}
 }
 
-// sync runs svc.Sync in a write transaction.
-func sync(t *testing.T, db *store.DB, svc *Service) int {
+// syncState runs svc.Sync in a write transaction.
+func syncState(t *testing.T, db *store.DB, svc *Service) int {
 	t.Helper()
 	var n int
 	err := db.WriteTx(context.Background(), func(tx *store.Tx) error {
@@ -285,7 +285,7 @@ func TestSettingsAndSync(t *testing.T) {
 	db := openStore(t)
 	p := &pairs{version: "1"}
 	svc := service(t, p, fstest.MapFS{})
-	sync(t, db, svc)
+	syncState(t, db, svc)
 	for _, id := range []string{"a", "b"} {
 		addDoc(t, db, id, "a"+id, "analyzed")
 	}
@@ -294,13 +294,13 @@ func TestSettingsAndSync(t *testing.T) {
 		t.Fatalf("links: %v", links(t, db))
 	}
 	// Same version and settings: nothing is queued.
-	if n := sync(t, db, svc); n != 0 {
+	if n := syncState(t, db, svc); n != 0 {
 		t.Fatalf("sync without changes queued %d", n)
 	}
 	// A new version: every document is enriched again.
 	p2 := &pairs{version: "2"}
 	svc2 := service(t, p2, fstest.MapFS{})
-	if n := sync(t, db, svc2); n != 2 {
+	if n := syncState(t, db, svc2); n != 2 {
 		t.Fatalf("a new version queued %d documents, want 2", n)
 	}
 	drain(t, db, svc2)
@@ -311,7 +311,7 @@ func TestSettingsAndSync(t *testing.T) {
 	off := fstest.MapFS{spec.EnrichmentsFile: {Data: []byte("enrichments:\n  Pairs:\n    enabled: false\n")}}
 	p3 := &pairs{version: "2"}
 	svc3 := service(t, p3, off)
-	sync(t, db, svc3)
+	syncState(t, db, svc3)
 	if l := links(t, db); len(l) != 0 {
 		t.Fatalf("switched off, its links stay: %v", l)
 	}
