@@ -82,7 +82,7 @@ func (n *conceptNames) key(s string) string {
 	return k
 }
 
-// Heading terms (the rule measured in /work/notes/i14-research.md §2, heads5.py, 35/40
+// Heading terms (the rule measured in docs/enrichments-research.md §2, heads5.py, 35/40
 // judged right on a random sample): a heading segment names a concept only when it reads as a
 // noun phrase of 1–3 content words, not as code, a question, a how-to or a generic section.
 var (

@@ -28,11 +28,11 @@ type DiscoveryGap struct {
 }
 
 type gapSettings struct {
-	// MinSimilarity: the SIMILAR_TO score a suggestion needs. 0.70 (i14-research §1, static
+	// MinSimilarity: the SIMILAR_TO score a suggestion needs. 0.70 (docs/enrichments-research.md §1, static
 	// space): the link starts at 0.60; unrelated pairs reach p99 0.585 and at most 0.657, so
 	// above 0.70 a pair is worth a person's look.
 	MinSimilarity float64 `json:"min_similarity"`
-	// MinCoOccurrence: the CO_OCCURS_WITH score (Dice) a suggestion needs. 0.30 (i14-research
+	// MinCoOccurrence: the CO_OCCURS_WITH score (Dice) a suggestion needs. 0.30 (docs/enrichments-research.md
 	// §3): the link starts at 0.20; from 0.30 the pairs read as related (readable~writable
 	// stream 0.35, buffer~byte 0.33), below it generic words pair up (function~parameter 0.21).
 	MinCoOccurrence float64 `json:"min_co_occurrence"`

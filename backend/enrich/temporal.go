@@ -39,11 +39,11 @@ type temporalSettings struct {
 	// days apart, the unrelated ones 7 days or more than a month.
 	WindowDays int `json:"window_days"`
 	// MaxFanout: an entity more dated items refer to is too common to be evidence. 25: the
-	// research corpus has no entity shared by more than 4 dated documents (i14-research §4);
+	// research corpus has no entity shared by more than 4 dated documents (docs/enrichments-research.md §4);
 	// 25 keeps a person met every week for half a year and bounds one item's candidates.
 	MaxFanout int `json:"max_fanout"`
 	// HeadLines / TailLines: where a document's own date is looked for when neither front
-	// matter nor file metadata gives one (i14-research §4: first 15 lines find headers such
+	// matter nor file metadata gives one (docs/enrichments-research.md §4: first 15 lines find headers such
 	// as "Version 3, 29 June 2007"; last 5 lines find man-page footers; body dates such as
 	// 1970-01-01 examples lie deeper and are never chosen).
 	HeadLines int `json:"head_lines"`
@@ -346,7 +346,7 @@ func (x *TemporalProximity) datedItems(ctx context.Context, run *Run) ([]store.D
 	return out, nil
 }
 
-// documentDate chooses the day a document is about (i14-research §4): its front matter's
+// documentDate chooses the day a document is about (docs/enrichments-research.md §4): its front matter's
 // date, else the production date its file format records (PDF, DOCX), else the first date in
 // its first lines, else the last date in its last lines; never the file's mtime, which says
 // when it was copied, not what it is about.
