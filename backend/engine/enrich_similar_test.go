@@ -106,11 +106,11 @@ func simFind(links []simLink, typ, a, b string) *simLink {
 func simDump(t testing.TB, links []simLink) {
 	t.Helper()
 	for _, l := range links {
-		t.Logf("%s %s → %s %.3f", l.Type, shortPath(l.Src), shortPath(l.Tgt), l.Score)
+		t.Logf("%s %s → %s %.3f", l.Type, simShortPath(l.Src), simShortPath(l.Tgt), l.Score)
 	}
 }
 
-func shortPath(p string) string {
+func simShortPath(p string) string {
 	if i := strings.Index(p, "corpus/"); i >= 0 {
 		return p[i+len("corpus/"):]
 	}
@@ -208,16 +208,16 @@ func TestSimilarKnownAnswers(t *testing.T) {
 		if strings.HasSuffix(l.Src, "print.html") || strings.HasSuffix(l.Tgt, "print.html") {
 			printLinks++
 			if strings.Contains(l.Src, "/rust-book/ch") || strings.Contains(l.Tgt, "/rust-book/ch") {
-				t.Errorf("a chapter SIMILAR_TO the book that holds it: %s → %s", shortPath(l.Src), shortPath(l.Tgt))
+				t.Errorf("a chapter SIMILAR_TO the book that holds it: %s → %s", simShortPath(l.Src), simShortPath(l.Tgt))
 			}
 		}
 		// No link across sub-corpora (a licence and a Rust chapter).
 		if a, b := simSubcorpus(l.Src), simSubcorpus(l.Tgt); a != b && a != "copy" && b != "copy" {
-			t.Errorf("SIMILAR_TO across sub-corpora: %s → %s (%.3f)", shortPath(l.Src), shortPath(l.Tgt), l.Score)
+			t.Errorf("SIMILAR_TO across sub-corpora: %s → %s (%.3f)", simShortPath(l.Src), simShortPath(l.Tgt), l.Score)
 		}
 		if len(l.Evidence) != 2 || l.Evidence[0].Kind != "chunk" || l.Evidence[0].Quote == "" || l.Evidence[0].LineStart == 0 ||
 			l.Evidence[1].Path == "" || !strings.HasPrefix(l.Meta["space"].(string), "static/") {
-			t.Errorf("SIMILAR_TO %s → %s needs its best chunk pair as evidence and its space: %+v %v", shortPath(l.Src), shortPath(l.Tgt), l.Evidence, l.Meta)
+			t.Errorf("SIMILAR_TO %s → %s needs its best chunk pair as evidence and its space: %+v %v", simShortPath(l.Src), simShortPath(l.Tgt), l.Evidence, l.Meta)
 		}
 	}
 	if printLinks > 5 {
@@ -439,7 +439,7 @@ func TestSimilarFollowsTheSpaceSwitch(t *testing.T) {
 	sims := 0
 	for _, l := range links {
 		if l.Meta["space"] != "ollama/nomic-embed-text/768" {
-			t.Errorf("%s %s → %s is of space %v", l.Type, shortPath(l.Src), shortPath(l.Tgt), l.Meta["space"])
+			t.Errorf("%s %s → %s is of space %v", l.Type, simShortPath(l.Src), simShortPath(l.Tgt), l.Meta["space"])
 		}
 		if l.Type == enrich.TypeSimilar {
 			sims++
