@@ -449,6 +449,16 @@ func TestSimilarFollowsTheSpaceSwitch(t *testing.T) {
 		simDump(t, links)
 		t.Fatal("no SIMILAR_TO link in the semantic space")
 	}
+	// A document added after the switch is compared in the semantic space once its vectors
+	// are written there (its first enrich job found none of its own in that space).
+	late := simFolder(t, dir, "rust-book/ch08-03-hash-maps.html")
+	ids := ingestEnriched(t, e, late...)
+	eventually(t, "the late document's vector in the semantic space", func() bool {
+		var n int
+		err := e.DB().Reader().QueryRowContext(context.Background(), `SELECT count(*) FROM doc_vectors
+			WHERE document_id = ? AND space = 'ollama/nomic-embed-text/768' AND vector IS NOT NULL`, ids[0]).Scan(&n)
+		return err == nil && n == 1
+	})
 }
 
 // TestSimilarVersionsPointToTheOldest: four versions of one chapter (the original and three

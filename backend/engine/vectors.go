@@ -47,7 +47,7 @@ func (f fixedQuery) EmbedQuery(context.Context, string) ([]float32, error) { ret
 
 // activeSpaceKey is the setting naming the semantic space that was complete once and has
 // answered queries since; every process on the folder reads it, so they agree.
-const activeSpaceKey = "embeddings.active_space"
+const activeSpaceKey = store.ActiveSpaceKey
 
 // embedManager chooses the embedder that actually answers: the semantic one (Ollama) when it
 // is reachable and its space has been built, else the static one, whose space is always

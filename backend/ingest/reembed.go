@@ -100,7 +100,17 @@ func (in *Ingester) WriteEmbed(ctx context.Context, tx *store.Tx, r *EmbedResult
 	for i := range r.RowIDs {
 		list[i] = store.Embedding{ChunkRowID: r.RowIDs[i], Vector: r.Vecs[i]}
 	}
-	return store.InsertEmbeddings(ctx, tx, r.Space, list)
+	if err := store.InsertEmbeddings(ctx, tx, r.Space, list); err != nil {
+		return err
+	}
+	// A document embedded into the space that already answers (it arrived after the switch)
+	// is compared with the others once its vectors are there: its enrich job ran on the
+	// static vectors alone and found no vector of its own in this space.
+	active, err := store.Setting(ctx, tx, store.ActiveSpaceKey)
+	if err != nil || active != r.Space {
+		return err
+	}
+	return store.EnqueueJob(ctx, tx, d.DocumentID, d.PayloadID, PhaseEnrich, store.JobQueued, now)
 }
 
 // EnqueueMissingEmbeds queues an embed job for every live document with a chunk lacking a

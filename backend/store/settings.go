@@ -7,6 +7,10 @@ import (
 	"fmt"
 )
 
+// ActiveSpaceKey is the setting that names the vector space answering searches once a
+// semantic space is complete (unset: the static space).
+const ActiveSpaceKey = "embeddings.active_space"
+
 // Setting reads a folder-wide setting; a missing key is "" with no error.
 func Setting(ctx context.Context, q Q, key string) (string, error) {
 	var v string
