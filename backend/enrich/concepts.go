@@ -500,12 +500,21 @@ func (x *TagConceptBridger) derive(ctx context.Context, run *Run) ([]store.Deriv
 			if !t.explicit {
 				spec = x.settings.HeadingScore
 			}
-			obsList = append(obsList, observe.Observed{Type: x.concept, Key: k, Name: k, Fields: map[string]any{"name": k}, Specificity: spec,
+			name := x.conceptDisplayName(k, t.spells)
+			obsList = append(obsList, observe.Observed{Type: x.concept, Key: k, Name: name, Fields: map[string]any{"name": name}, Specificity: spec,
 				Extractor: extractor, Rule: "concept:" + k, Version: version, DocumentID: d.DocumentID, PayloadID: d.PayloadID, Span: sp})
 		}
 		entIDs, err := observe.Derived(ctx, run.Tx, obsList, run.Now)
 		if err != nil {
 			return nil, nil, nil, err
+		}
+		// The name shown is the smallest spelling seen in any document: the same for any
+		// order of arrival (the first insert's name would not be), and a word as written.
+		for i, o := range obsList {
+			if _, err := run.Tx.ExecContext(ctx, `UPDATE entities SET canonical_name = ? WHERE entity_id = ? AND canonical_name > ?`,
+				o.Name, entIDs[i], o.Name); err != nil {
+				return nil, nil, nil, fmt.Errorf("name concept %s: %w", o.Key, err)
+			}
 		}
 		for i, k := range keys {
 			t := terms[k]
@@ -695,4 +704,26 @@ func cut(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// conceptDisplayName is how a concept is shown: its spellings as written, lower-cased word by
+// word, the smallest of them — a word a source used. The identity key drops the last word's
+// plural by rule, which is right for matching but can make a word no one wrote ("type
+// aliases" → "type aliase"). A concept reached through a declared alias is named by its
+// canonical key, as the YAML declares it.
+func (x *TagConceptBridger) conceptDisplayName(key string, spells map[string]int) string {
+	best := ""
+	for sp := range spells {
+		if x.names.plain(sp) != key {
+			return key
+		}
+		w := strings.Join(words(sp), " ")
+		if w != "" && (best == "" || w < best) {
+			best = w
+		}
+	}
+	if best == "" {
+		return key
+	}
+	return best
 }

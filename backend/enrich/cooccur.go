@@ -149,9 +149,12 @@ func (c *coRun) name(ctx context.Context, e string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	n := strings.ToLower(ent.CanonicalName)
-	if ent.EntityType == "person" {
-		n = strings.ToLower(ent.IdentityKey)
+	// The identity key, not the shown name: a concept's key is fixed by its spelling rule
+	// (the shown name is the smallest spelling seen so far, which may change as documents
+	// arrive), and a singular key is found inside its plurals when quoting.
+	n := strings.ToLower(ent.IdentityKey)
+	if ent.EntityType != "person" && ent.EntityType != "concept" {
+		n = strings.ToLower(ent.CanonicalName)
 	}
 	c.names[e] = n
 	return n, nil
