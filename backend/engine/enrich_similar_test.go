@@ -159,6 +159,25 @@ func TestSimilarKnownAnswers(t *testing.T) {
 	}
 	dir := t.TempDir()
 	edited := write(t, filepath.Join(dir, "ch04-02-edited.html"), simEdit(t, simCorpus(t, "rust-book", "ch04-02-references-and-borrowing.html")))
+	// Of identical files the older is the original (then the path): a fresh checkout gives
+	// the corpus's copies and originals one mtime, and copies/… sorts first. The copies are
+	// made a day newer here, as a backup is, and put back when the test ends.
+	for _, c := range [][2]string{{"copies/backup/ch04-01-what-is-ownership.html", "rust-book/ch04-01-what-is-ownership.html"},
+		{"copies/events.md", "nodejs-api/events.md"}} {
+		cp, orig := simCorpus(t, c[0]), simCorpus(t, c[1])
+		was, err := os.Stat(cp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, err := os.Stat(orig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(cp, o.ModTime().Add(24*time.Hour), o.ModTime().Add(24*time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = os.Chtimes(cp, was.ModTime(), was.ModTime()) }) // best effort: only the mtime was touched
+	}
 	e := open(t)
 	// The originals first: a byte-identical file registered later is the copy.
 	ingestEnriched(t, e, simCorpus(t, "rust-book"), simCorpus(t, "nodejs-api"), simCorpus(t, "nodejs-api-html"))
