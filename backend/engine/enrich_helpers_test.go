@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,7 +47,18 @@ func waitEnriched(t testing.TB, e *engine.Engine) {
 		t.Fatal(err)
 	}
 	if st.Failed > 0 {
-		t.Fatalf("%d enrich jobs failed", st.Failed)
+		var why []string
+		rows, err := e.DB().Reader().QueryContext(ctx, `SELECT document_id || ': ' || coalesce(error, '') FROM jobs
+			WHERE phase = 'enrich' AND state = 'failed' ORDER BY job_id LIMIT 3`)
+		if err == nil {
+			for rows.Next() {
+				var s string
+				_ = rows.Scan(&s)
+				why = append(why, s)
+			}
+			rows.Close()
+		}
+		t.Fatalf("%d enrich jobs failed: %s", st.Failed, strings.Join(why, "\n"))
 	}
 }
 

@@ -2,6 +2,7 @@ package enrich
 
 import (
 	"context"
+	"errors"
 	"sort"
 	"strings"
 
@@ -284,6 +285,12 @@ func (c *coRun) evidence(ctx context.Context, evs []coEv, aName, bName string) (
 	out := make([]Evidence, 0, len(picked))
 	for _, v := range picked {
 		ch, err := store.ChunkAt(ctx, c.run.Tx, v.ref.doc, v.ref.ord)
+		if errors.Is(err, store.ErrNotFound) {
+			// A mention of a chunk its document lost since (it was read again, or made a copy of an
+			// older file) until that document's own enrich job, queued with the change, records its
+			// mentions again and recomputes every pair they touch: no evidence now, not a failure.
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"hash/fnv"
 )
@@ -145,6 +147,9 @@ func ChunkAt(ctx context.Context, q Q, documentID string, ordinal int) (Chunk, e
 	err := q.QueryRowContext(ctx, `SELECT chunk_id, document_id, ordinal, text, heading, line_start, line_end, coalesce(page, 0)
 		FROM chunks WHERE document_id = ? AND ordinal = ?`, documentID, ordinal).
 		Scan(&c.ChunkID, &c.DocumentID, &c.Ordinal, &c.Text, &c.Heading, &c.LineStart, &c.LineEnd, &c.Page)
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, ErrNotFound
+	}
 	if err != nil {
 		return c, fmt.Errorf("read chunk %d of %s: %w", ordinal, documentID, err)
 	}
