@@ -64,7 +64,6 @@ func simBenchRound(b *testing.B, db *store.DB, st *embed.Static, space string, c
 				return err
 			}
 			var chunks []store.Chunk
-			var texts []string
 			for o := range 10 {
 				var sb strings.Builder
 				for sb.Len() < 600 {
@@ -73,28 +72,8 @@ func simBenchRound(b *testing.B, db *store.DB, st *embed.Static, space string, c
 				}
 				chunks = append(chunks, store.Chunk{ChunkID: fmt.Sprintf("chk_new_%06d_%d", n, o), DocumentID: d.DocumentID, Ordinal: o,
 					Text: sb.String(), LineStart: 1 + 5*o, LineEnd: 5 + 5*o, ByteEnd: sb.Len()})
-				texts = append(texts, sb.String())
 			}
-			if err := store.InsertChunks(ctx, tx, chunks); err != nil {
-				return err
-			}
-			vecs, err := st.Embed(ctx, texts, embed.Document)
-			if err != nil {
-				return err
-			}
-			ids := make([]string, len(chunks))
-			for i, c := range chunks {
-				ids[i] = c.ChunkID
-			}
-			rowids, err := store.ChunkRowIDs(ctx, tx, ids)
-			if err != nil {
-				return err
-			}
-			emb := make([]store.Embedding, len(chunks))
-			for i, c := range chunks {
-				emb[i] = store.Embedding{ChunkRowID: rowids[c.ChunkID], Vector: vecs[i]}
-			}
-			return store.InsertEmbeddings(ctx, tx, space, emb)
+			return benchdata.WriteChunks(ctx, tx, st, chunks)
 		})
 		if err != nil {
 			b.Fatal(err)

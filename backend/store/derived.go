@@ -100,77 +100,46 @@ func ReplaceDerived(ctx context.Context, q Q, scope LinkScope, links []DerivedLi
 // it wrote or deleted, so that an enrichment running later in the same job (DiscoveryGap) can
 // revisit exactly the pairs whose links changed.
 func ReplaceDerivedNoting(ctx context.Context, q Q, scope LinkScope, links []DerivedLink, now string, changed func(DerivedLink)) (int, error) {
-	if changed == nil {
-		changed = func(DerivedLink) {}
-	}
-	w, args := scope.where()
-	rows, err := q.QueryContext(ctx, `SELECT `+derivedCols+` FROM derived_links WHERE `+w, args...)
-	if err != nil {
-		return 0, fmt.Errorf("read derived links: %w", err)
-	}
-	old := map[string]DerivedLink{}
-	for rows.Next() {
-		l, err := scanDerived(rows)
-		if err != nil {
-			rows.Close()
-			return 0, fmt.Errorf("scan derived link: %w", err)
-		}
-		old[l.ID] = l
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return 0, fmt.Errorf("read derived links: %w", err)
-	}
-	n := 0
-	want := map[string]bool{}
 	for _, l := range links {
 		if l.Enrichment != scope.Enrichment {
-			return n, fmt.Errorf("derived link %s is %s's, not %s's", l.ID, l.Enrichment, scope.Enrichment)
+			return 0, fmt.Errorf("derived link %s is %s's, not %s's", l.ID, l.Enrichment, scope.Enrichment)
 		}
-		want[l.ID] = true
-		prev, had := old[l.ID]
-		if had && prev.RelationshipType == l.RelationshipType && prev.Version == l.Version && prev.Score == l.Score &&
-			bytes.Equal(prev.Evidence, l.Evidence) && bytes.Equal(prev.Metadata, l.Metadata) {
-			same, err := sameEvidenceDocs(ctx, q, l.ID, l.EvidenceDocs)
-			if err != nil {
-				return n, err
-			}
-			if same {
-				continue
-			}
-		}
-		created := now
-		if had {
-			created = prev.CreatedAt
-		} else if existing, err := GetDerived(ctx, q, l.ID); err == nil {
-			created = existing.CreatedAt // in another run's scope before; same link, same birth
-		} else if !errors.Is(err, ErrNotFound) {
-			return n, err
-		}
-		if _, err := q.ExecContext(ctx, `INSERT INTO derived_links(`+derivedCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?)
-			ON CONFLICT(link_id) DO UPDATE SET relationship_type = excluded.relationship_type, version = excluded.version,
-				score = excluded.score, evidence = excluded.evidence, metadata = excluded.metadata, updated_at = excluded.updated_at`,
-			l.ID, l.RelationshipType, l.SourceEntityID, l.TargetEntityID, l.Enrichment, l.Version, l.Score, string(orEmptyArray(l.Evidence)),
-			nullRaw(l.Metadata), created, now); err != nil {
-			return n, fmt.Errorf("write derived link: %w", err)
-		}
-		if err := setEvidenceDocs(ctx, q, l.ID, l.EvidenceDocs); err != nil {
-			return n, err
-		}
-		changed(l)
-		n++
 	}
-	for id := range old {
-		if want[id] {
-			continue
-		}
-		if err := deleteDerived(ctx, q, id); err != nil {
-			return n, err
-		}
-		changed(old[id])
-		n++
-	}
-	return n, nil
+	w, args := scope.where()
+	return replaceScoped(ctx, q, scoped[DerivedLink]{
+		what: "derived links", query: `SELECT ` + derivedCols + ` FROM derived_links WHERE ` + w, args: args, scan: scanDerived,
+		id:   func(l DerivedLink) string { return l.ID },
+		docs: func(l DerivedLink) []string { return l.EvidenceDocs },
+		same: func(prev, l DerivedLink) bool {
+			return prev.RelationshipType == l.RelationshipType && prev.Version == l.Version && prev.Score == l.Score &&
+				bytes.Equal(prev.Evidence, l.Evidence) && bytes.Equal(prev.Metadata, l.Metadata)
+		},
+		write: func(l, prev DerivedLink, had bool) (bool, error) {
+			created := now
+			if had {
+				created = prev.CreatedAt
+			} else if existing, err := GetDerived(ctx, q, l.ID); err == nil {
+				created = existing.CreatedAt // in another run's scope before; same link, same birth
+			} else if !errors.Is(err, ErrNotFound) {
+				return false, err
+			}
+			if _, err := q.ExecContext(ctx, `INSERT INTO derived_links(`+derivedCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?)
+				ON CONFLICT(link_id) DO UPDATE SET relationship_type = excluded.relationship_type, version = excluded.version,
+					score = excluded.score, evidence = excluded.evidence, metadata = excluded.metadata, updated_at = excluded.updated_at`,
+				l.ID, l.RelationshipType, l.SourceEntityID, l.TargetEntityID, l.Enrichment, l.Version, l.Score, string(orEmptyArray(l.Evidence)),
+				nullRaw(l.Metadata), created, now); err != nil {
+				return false, fmt.Errorf("write derived link: %w", err)
+			}
+			return true, nil
+		},
+		drop: func(l DerivedLink) error {
+			if _, err := q.ExecContext(ctx, `DELETE FROM derived_links WHERE link_id = ?`, l.ID); err != nil {
+				return fmt.Errorf("delete derived link: %w", err)
+			}
+			return nil
+		},
+		changed: changed,
+	}, links)
 }
 
 func orEmptyArray(b json.RawMessage) json.RawMessage {

@@ -66,83 +66,49 @@ func ReplaceSuggestions(ctx context.Context, q Q, enrichment string, touching []
 			args = append(args, id)
 		}
 	}
-	rows, err := q.QueryContext(ctx, `SELECT `+suggestionCols+` FROM suggestions WHERE +enrichment = ? AND +state = 'open'
-		AND (source_entity_id IN (`+ph+`) OR target_entity_id IN (`+ph+`))`, args...)
-	if err != nil {
-		return 0, fmt.Errorf("read suggestions: %w", err)
-	}
-	old := map[string]Suggestion{}
-	for rows.Next() {
-		s, err := scanSuggestion(rows)
-		if err != nil {
-			rows.Close()
-			return 0, fmt.Errorf("scan suggestion: %w", err)
-		}
-		old[s.ID] = s
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return 0, fmt.Errorf("read suggestions: %w", err)
-	}
-	changed := 0
-	want := map[string]bool{}
-	for _, s := range list {
-		want[s.ID] = true
-		prev, had := old[s.ID]
-		if had && prev.Kind == s.Kind && prev.Score == s.Score && prev.Reason == s.Reason && prev.Version == s.Version &&
-			bytes.Equal(prev.Evidence, s.Evidence) {
-			same, err := sameEvidenceDocs(ctx, q, s.ID, s.EvidenceDocs)
-			if err != nil {
-				return changed, err
+	return replaceScoped(ctx, q, scoped[Suggestion]{
+		what: "suggestions", args: args, scan: scanSuggestion,
+		query: `SELECT ` + suggestionCols + ` FROM suggestions WHERE +enrichment = ? AND +state = 'open'
+			AND (source_entity_id IN (` + ph + `) OR target_entity_id IN (` + ph + `))`,
+		id:   func(s Suggestion) string { return s.ID },
+		docs: func(s Suggestion) []string { return s.EvidenceDocs },
+		same: func(prev, s Suggestion) bool {
+			return prev.Kind == s.Kind && prev.Score == s.Score && prev.Reason == s.Reason && prev.Version == s.Version &&
+				bytes.Equal(prev.Evidence, s.Evidence)
+		},
+		write: func(s, prev Suggestion, had bool) (bool, error) {
+			if !had {
+				cur, err := GetSuggestion(ctx, q, s.ID)
+				if err == nil && cur.State != SuggestionOpen {
+					return false, nil // decided: remembered, not raised again
+				}
+				if err != nil && !errors.Is(err, ErrNotFound) {
+					return false, err
+				}
+				prev, had = cur, err == nil
 			}
-			if same {
-				continue
+			created := now
+			if had {
+				created = prev.CreatedAt
 			}
-		}
-		if !had {
-			cur, err := GetSuggestion(ctx, q, s.ID)
-			if err == nil && cur.State != SuggestionOpen {
-				continue // decided: remembered, not raised again
+			if _, err := q.ExecContext(ctx, `INSERT INTO suggestions(suggestion_id, source_entity_id, target_entity_id, kind, score, reason,
+					evidence, enrichment, version, state, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,'open',?,?)
+				ON CONFLICT(suggestion_id) DO UPDATE SET kind = excluded.kind, score = excluded.score, reason = excluded.reason,
+					evidence = excluded.evidence, version = excluded.version, updated_at = excluded.updated_at
+				WHERE suggestions.state = 'open'`,
+				s.ID, s.SourceEntityID, s.TargetEntityID, s.Kind, s.Score, s.Reason, string(orEmptyArray(s.Evidence)), enrichment, s.Version,
+				created, now); err != nil {
+				return false, fmt.Errorf("write suggestion: %w", err)
 			}
-			if err != nil && !errors.Is(err, ErrNotFound) {
-				return changed, err
+			return true, nil
+		},
+		drop: func(s Suggestion) error {
+			if _, err := q.ExecContext(ctx, `DELETE FROM suggestions WHERE suggestion_id = ? AND state = 'open'`, s.ID); err != nil {
+				return fmt.Errorf("retract suggestion: %w", err)
 			}
-			if err == nil {
-				prev = cur
-				had = true
-			}
-		}
-		created := now
-		if had {
-			created = prev.CreatedAt
-		}
-		if _, err := q.ExecContext(ctx, `INSERT INTO suggestions(suggestion_id, source_entity_id, target_entity_id, kind, score, reason,
-				evidence, enrichment, version, state, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,'open',?,?)
-			ON CONFLICT(suggestion_id) DO UPDATE SET kind = excluded.kind, score = excluded.score, reason = excluded.reason,
-				evidence = excluded.evidence, version = excluded.version, updated_at = excluded.updated_at
-			WHERE suggestions.state = 'open'`,
-			s.ID, s.SourceEntityID, s.TargetEntityID, s.Kind, s.Score, s.Reason, string(orEmptyArray(s.Evidence)), enrichment, s.Version,
-			created, now); err != nil {
-			return changed, fmt.Errorf("write suggestion: %w", err)
-		}
-		if err := setEvidenceDocs(ctx, q, s.ID, s.EvidenceDocs); err != nil {
-			return changed, err
-		}
-		changed++
-	}
-	for id := range old {
-		if want[id] {
-			continue
-		}
-		if _, err := q.ExecContext(ctx, `DELETE FROM suggestions WHERE suggestion_id = ? AND state = 'open'`, id); err != nil {
-			return changed, fmt.Errorf("retract suggestion: %w", err)
-		}
-		if _, err := q.ExecContext(ctx, `DELETE FROM derived_evidence WHERE item_id = ?`, id); err != nil {
-			return changed, fmt.Errorf("retract suggestion evidence: %w", err)
-		}
-		changed++
-	}
-	return changed, nil
+			return nil
+		},
+	}, list)
 }
 
 // GetSuggestion reads one suggestion.

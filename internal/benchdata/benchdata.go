@@ -85,7 +85,6 @@ func Fill(ctx context.Context, db *store.DB, n int) error {
 	next := 0
 	for base := 0; base < n; base += perTx {
 		var chunks []store.Chunk
-		var texts []string
 		err := db.WriteTx(ctx, func(tx *store.Tx) error {
 			for i := base; i < min(base+perTx, n); i++ {
 				doc := fmt.Sprintf("doc_%08d", i/10)
@@ -104,32 +103,37 @@ func Fill(ctx context.Context, db *store.DB, n int) error {
 				}
 				chunks = append(chunks, store.Chunk{ChunkID: fmt.Sprintf("chk_%08d", i), DocumentID: doc, Ordinal: i % 10, Text: sb.String(),
 					LineStart: 1, LineEnd: 5, ByteEnd: sb.Len()})
-				texts = append(texts, sb.String())
 			}
-			if err := store.InsertChunks(ctx, tx, chunks); err != nil {
-				return err
-			}
-			vecs, err := st.Embed(ctx, texts, embed.Document)
-			if err != nil {
-				return err
-			}
-			ids := make([]string, len(chunks))
-			for i, c := range chunks {
-				ids[i] = c.ChunkID
-			}
-			rowids, err := store.ChunkRowIDs(ctx, tx, ids)
-			if err != nil {
-				return err
-			}
-			emb := make([]store.Embedding, len(chunks))
-			for i, c := range chunks {
-				emb[i] = store.Embedding{ChunkRowID: rowids[c.ChunkID], Vector: vecs[i]}
-			}
-			return store.InsertEmbeddings(ctx, tx, st.Info().Key, emb)
+			return WriteChunks(ctx, tx, st, chunks)
 		})
 		if err != nil {
 			return fmt.Errorf("fill benchmark store: %w", err)
 		}
 	}
 	return nil
+}
+
+// WriteChunks inserts chunks and their static vectors, as an analysis writes them, in tx.
+func WriteChunks(ctx context.Context, tx *store.Tx, st *embed.Static, chunks []store.Chunk) error {
+	if err := store.InsertChunks(ctx, tx, chunks); err != nil {
+		return err
+	}
+	texts := make([]string, len(chunks))
+	ids := make([]string, len(chunks))
+	for i, c := range chunks {
+		texts[i], ids[i] = c.Text, c.ChunkID
+	}
+	vecs, err := st.Embed(ctx, texts, embed.Document)
+	if err != nil {
+		return err
+	}
+	rowids, err := store.ChunkRowIDs(ctx, tx, ids)
+	if err != nil {
+		return err
+	}
+	emb := make([]store.Embedding, len(chunks))
+	for i, c := range chunks {
+		emb[i] = store.Embedding{ChunkRowID: rowids[c.ChunkID], Vector: vecs[i]}
+	}
+	return store.InsertEmbeddings(ctx, tx, st.Info().Key, emb)
 }
