@@ -17,24 +17,7 @@ import (
 // period (issue 13) must still wait for the burst to end.
 func TestWatchedBurstIsAnalysedOnce(t *testing.T) {
 	dir := t.TempDir()
-	e, err := engine.Open(context.Background(), config(t.TempDir()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	if _, err := e.AddWatchRoot(ctx, local, dir); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- e.Serve(ctx) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	}()
-	time.Sleep(300 * time.Millisecond) // the watcher is up
+	e, ctx := serveWatching(t, dir)
 
 	path := filepath.Join(dir, "draft.md")
 	const saves = 25
@@ -87,24 +70,7 @@ func TestSavedFileOvertakesTheQueue(t *testing.T) {
 	for i := range n {
 		write(t, filepath.Join(bulk, fmt.Sprintf("n%04d.md", i)), markdown5KB(i))
 	}
-	e, err := engine.Open(context.Background(), config(t.TempDir()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	if _, err := e.AddWatchRoot(ctx, local, dir); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- e.Serve(ctx) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	}()
-	time.Sleep(300 * time.Millisecond) // the watcher is up
+	e, ctx := serveWatching(t, dir)
 	if _, err := e.IngestPaths(ctx, local, []string{bulk}); err != nil {
 		t.Fatal(err)
 	}
@@ -131,4 +97,30 @@ func TestSavedFileOvertakesTheQueue(t *testing.T) {
 	if p.Total > n/2 {
 		t.Fatalf("the saved file waited behind the queue: analysed after %d of %d queued files", p.Total, n)
 	}
+}
+
+// serveWatching opens an engine that watches dir and serves until the test ends (stopped and
+// awaited in its cleanup), and returns it with the context it serves under.
+func serveWatching(t *testing.T, dir string) (*engine.Engine, context.Context) {
+	t.Helper()
+	e, err := engine.Open(context.Background(), config(t.TempDir()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+		e.Close()
+	})
+	if _, err := e.AddWatchRoot(ctx, local, dir); err != nil {
+		done <- nil
+		t.Fatal(err)
+	}
+	go func() { done <- e.Serve(ctx) }()
+	time.Sleep(300 * time.Millisecond) // the watcher is up
+	return e, ctx
 }
