@@ -40,6 +40,9 @@ type Engine interface {
 	Suggestions(ctx context.Context, state string, limit, offset int) (*engine.SuggestionPage, error)
 	DecideSuggestion(ctx context.Context, id string, accept bool, typ, by string) (*engine.SuggestionDecision, error)
 	EnrichStatus(ctx context.Context) (*engine.EnrichStatus, error)
+	CreateRelationship(ctx context.Context, typ, source, target string, metadata json.RawMessage) (*engine.RelationshipResult, error)
+	Ask(ctx context.Context, r engine.AskRequest) (*engine.AskResponse, error)
+	Lint(ctx context.Context, r engine.LintRequest) (*engine.LintReport, error)
 	WatchRoots(ctx context.Context) ([]string, error)
 	AddWatchRoot(ctx context.Context, who engine.Caller, dir string) ([]engine.PathResult, error)
 	RemoveWatchRoot(ctx context.Context, dir string) (bool, error)
@@ -286,6 +289,18 @@ func (a *App) DismissSuggestion(id string) (*engine.SuggestionDecision, error) {
 
 // EnrichStatus is each enrichment's state and the shared backlog (also in Status).
 func (a *App) EnrichStatus() (*engine.EnrichStatus, error) { return a.eng.EnrichStatus(a.c()) }
+
+// CreateRelationship asserts a link between two entities (a lint finding's fix: the missing
+// REFERS_TO, or one source marked as correcting or superseding another).
+func (a *App) CreateRelationship(typ, source, target string) (*engine.RelationshipResult, error) {
+	return a.eng.CreateRelationship(a.c(), typ, source, target, nil)
+}
+
+// Ask answers a question from the store with cited passages (the Ask box).
+func (a *App) Ask(r engine.AskRequest) (*engine.AskResponse, error) { return a.eng.Ask(a.c(), r) }
+
+// Lint is the store's health check (the Health screen): findings by kind with their evidence.
+func (a *App) Lint(r engine.LintRequest) (*engine.LintReport, error) { return a.eng.Lint(a.c(), r) }
 
 // WatchedFolders lists the watched folders.
 func (a *App) WatchedFolders() ([]string, error) { return a.eng.WatchRoots(a.c()) }

@@ -17,8 +17,8 @@ import (
 // compares them with the App's method set). The browser handler serves exactly these, and the
 // desktop binds the App (Host.Bindings), so the window and the browser reach the same list.
 var Methods = []string{
-	"AcceptSuggestion", "AddWatchedFolder", "ClientSnippet", "DismissSuggestion", "Document", "Documents",
-	"EnrichStatus", "Entities", "Entity", "ErrorCodes", "IngestPaths", "IngestText", "InstallClient",
+	"AcceptSuggestion", "AddWatchedFolder", "Ask", "ClientSnippet", "CreateRelationship", "DismissSuggestion", "Document", "Documents",
+	"EnrichStatus", "Entities", "Entity", "ErrorCodes", "IngestPaths", "IngestText", "InstallClient", "Lint",
 	"Observations", "OpenPath", "Overview", "PickFiles", "PickFolder", "Provenance", "QueryRelationships",
 	"Relationships", "RemoveWatchedFolder", "Retry", "Search", "Settings", "Status", "Suggestions",
 	"Upload", "WatchedFolders",

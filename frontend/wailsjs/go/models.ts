@@ -43,6 +43,26 @@ export namespace docstate {
 
 export namespace engine {
 	
+	export interface AskRequest {
+	    question: string;
+	    max_passages?: number;
+	    format?: string;
+	    filters?: SearchFilters;
+	    persist?: boolean;
+	}
+	export interface AskResponse {
+	    question: string;
+	    answer: string;
+	    citations: Citation[];
+	    facts: Fact[];
+	    mode: string;
+	    model?: string;
+	    unsupported: Unsupported[];
+	    notice?: string;
+	    document_id?: string;
+	    created?: boolean;
+	    embedder?: EmbeddingStatus;
+	}
 	export interface Candidate {
 	    observation_id: string;
 	    value: number[];
@@ -50,6 +70,17 @@ export namespace engine {
 	    source_priority: number;
 	    specificity_score: number;
 	    chosen: boolean;
+	}
+	export interface Citation {
+	    n: number;
+	    document_id: string;
+	    path?: string;
+	    title: string;
+	    line_start: number;
+	    line_end: number;
+	    page?: number;
+	    chunk_id: string;
+	    quote: string;
 	}
 	export interface DocumentDetail {
 	    document_id: string;
@@ -157,6 +188,18 @@ export namespace engine {
 	    limit: number;
 	    offset: number;
 	}
+	export interface Fact {
+	    entity_id: string;
+	    entity_type: string;
+	    entity_name: string;
+	    field: string;
+	    value: number[];
+	    observation_id: string;
+	    document_id?: string;
+	    path?: string;
+	    line?: number;
+	    page?: number;
+	}
 	export interface FieldProvenance {
 	    entity_id: string;
 	    field: string;
@@ -188,6 +231,25 @@ export namespace engine {
 	    capability?: string;
 	    doc_types?: string[];
 	    spec_file?: string;
+	}
+	export interface LintReport {
+	    findings: lint.Finding[];
+	    total: number;
+	    limit: number;
+	    offset: number;
+	    counts: Record<string, number>;
+	    scope: string;
+	    staleness_days: number;
+	    document_id?: string;
+	    checked: lint.Checked;
+	}
+	export interface LintRequest {
+	    scope?: string;
+	    staleness_days?: number;
+	    limit?: number;
+	    offset?: number;
+	    kind?: string;
+	    publish?: boolean;
 	}
 	export interface ObservationPage {
 	    observations: store.Observation[];
@@ -237,6 +299,24 @@ export namespace engine {
 	    min_score?: number;
 	    limit?: number;
 	    offset?: number;
+	}
+	export interface RelationshipResult {
+	    id: string;
+	    relationship_type: string;
+	    source_entity_id: string;
+	    target_entity_id: string;
+	    metadata?: number[];
+	    source_payload_id?: string;
+	    created_at: string;
+	    created: boolean;
+	}
+	export interface SearchFilters {
+	    type?: string;
+	    path?: string;
+	    tag?: string;
+	    mime?: string;
+	    from?: string;
+	    to?: string;
 	}
 	export interface SearchRequest {
 	    query: string;
@@ -349,6 +429,11 @@ export namespace engine {
 	    limit: number;
 	    offset: number;
 	}
+	export interface Unsupported {
+	    sentence: string;
+	    citations: number[];
+	    reason: string;
+	}
 
 }
 
@@ -384,6 +469,60 @@ export namespace ingest {
 	    document_id?: string;
 	    phases?: Record<string, string>;
 	}
+
+}
+
+export namespace lint {
+	
+	export interface Checked {
+	    subjects: number;
+	    rechecked: number;
+	    full: boolean;
+	}
+	export interface Evidence {
+	    document_id?: string;
+	    entity_id?: string;
+	    path?: string;
+	    title?: string;
+	    line_start?: number;
+	    line_end?: number;
+	    page?: number;
+	    quote?: string;
+	    date?: string;
+	    source?: string;
+	}
+	export interface Finding {
+	    id: string;
+	    kind: string;
+	    severity: string;
+	    scope: string;
+	    title: string;
+	    entity_id?: string;
+	    entity_name?: string;
+	    document_ids: string[];
+	    field?: string;
+	    values?: Value[];
+	    evidence: Evidence[];
+	    hint: string;
+	    fixes?: Fix[];
+	}
+	export interface Fix {
+	    action: string;
+	    label: string;
+	    document_id?: string;
+	    line?: number;
+	    relationship_type?: string;
+	    source_entity_id?: string;
+	    target_entity_id?: string;
+	}
+	export interface Value {
+	    value: number[];
+	    shown: boolean;
+	    observation_id: string;
+	    observed_at: string;
+	    source: Evidence;
+	}
+	
 
 }
 

@@ -9,7 +9,11 @@ export function AcceptSuggestion(arg1:string):Promise<engine.SuggestionDecision>
 
 export function AddWatchedFolder(arg1:string):Promise<Array<engine.PathResult>>;
 
+export function Ask(arg1:engine.AskRequest):Promise<engine.AskResponse>;
+
 export function ClientSnippet(arg1:string,arg2:boolean):Promise<string>;
+
+export function CreateRelationship(arg1:string,arg2:string,arg3:string):Promise<engine.RelationshipResult>;
 
 export function DismissSuggestion(arg1:string):Promise<engine.SuggestionDecision>;
 
@@ -30,6 +34,8 @@ export function IngestPaths(arg1:Array<string>):Promise<Array<engine.PathResult>
 export function IngestText(arg1:string,arg2:string):Promise<ingest.Result>;
 
 export function InstallClient(arg1:string):Promise<app.InstallResult>;
+
+export function Lint(arg1:engine.LintRequest):Promise<engine.LintReport>;
 
 export function Observations(arg1:string,arg2:number,arg3:number):Promise<engine.ObservationPage>;
 

@@ -10,8 +10,16 @@ export function AddWatchedFolder(arg1) {
   return window['go']['app']['App']['AddWatchedFolder'](arg1);
 }
 
+export function Ask(arg1) {
+  return window['go']['app']['App']['Ask'](arg1);
+}
+
 export function ClientSnippet(arg1, arg2) {
   return window['go']['app']['App']['ClientSnippet'](arg1, arg2);
+}
+
+export function CreateRelationship(arg1, arg2, arg3) {
+  return window['go']['app']['App']['CreateRelationship'](arg1, arg2, arg3);
 }
 
 export function DismissSuggestion(arg1) {
@@ -52,6 +60,10 @@ export function IngestText(arg1, arg2) {
 
 export function InstallClient(arg1) {
   return window['go']['app']['App']['InstallClient'](arg1);
+}
+
+export function Lint(arg1) {
+  return window['go']['app']['App']['Lint'](arg1);
 }
 
 export function Observations(arg1, arg2, arg3) {

@@ -1,0 +1,228 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/strata-app/strata/backend/errs"
+	"github.com/strata-app/strata/backend/lint"
+	"github.com/strata-app/strata/backend/search"
+)
+
+// Ask and lint (issue 15, seed ADR-037): answer a question from the store with checked
+// citations, and report what the store believes that does not hold together. One MCP tool
+// (knowledge) serves both; the CLI (strata ask, strata lint) and the app call the same methods.
+
+// Ask formats.
+const (
+	AskMarkdown          = "markdown"             // the answer's sentences, each ending with its [n]
+	AskSummaryWithSource = "summary_with_sources" // the same, then one "[n] path:line" line per citation
+)
+
+// Answer modes: how the answer was written.
+const (
+	AskExtractive = "extractive" // sentences copied from the passages (no language model)
+	AskLLM        = "llm"        // written by the local chat model from the passages, each sentence checked
+)
+
+// Ask limits.
+const (
+	DefaultAskPassages = 8
+	MaxAskPassages     = 20
+)
+
+// AskRequest is one question.
+type AskRequest struct {
+	Question    string        `json:"question"`
+	MaxPassages int           `json:"max_passages,omitempty"` // 1–20; 0: 8
+	Format      string        `json:"format,omitempty"`       // markdown (default) | summary_with_sources
+	Filters     SearchFilters `json:"filters,omitempty"`
+	Persist     bool          `json:"persist,omitempty"` // file the answer back into the store as a document
+}
+
+// SearchFilters narrow the passages an answer may use: the search tool's filters.
+type SearchFilters struct {
+	Type string `json:"type,omitempty"`
+	Path string `json:"path,omitempty"`
+	Tag  string `json:"tag,omitempty"`
+	Mime string `json:"mime,omitempty"`
+	From string `json:"from,omitempty"`
+	To   string `json:"to,omitempty"`
+}
+
+// Citation is one [n] of an answer: the passage a sentence rests on, at the source's own lines.
+type Citation struct {
+	N          int    `json:"n"`
+	DocumentID string `json:"document_id"`
+	Path       string `json:"path,omitempty"`
+	Title      string `json:"title"`
+	LineStart  int    `json:"line_start"`
+	LineEnd    int    `json:"line_end"`
+	Page       int    `json:"page,omitempty"`
+	ChunkID    string `json:"chunk_id"`
+	Quote      string `json:"quote"` // the cited words, as the source has them
+}
+
+// Fact is a snapshot value of an entity the question names, with the observation it came from.
+type Fact struct {
+	EntityID      string          `json:"entity_id"`
+	EntityType    string          `json:"entity_type"`
+	EntityName    string          `json:"entity_name"`
+	Field         string          `json:"field"`
+	Value         json.RawMessage `json:"value"`
+	ObservationID string          `json:"observation_id"`
+	DocumentID    string          `json:"document_id,omitempty"`
+	Path          string          `json:"path,omitempty"`
+	Line          int             `json:"line,omitempty"`
+	Page          int             `json:"page,omitempty"`
+}
+
+// Unsupported is a sentence the chat model wrote that its citations do not bear out, removed
+// from the answer.
+type Unsupported struct {
+	Sentence  string `json:"sentence"`
+	Citations []int  `json:"citations"` // the [n] it carried (none: it carried none)
+	Reason    string `json:"reason"`    // e.g. "no citation", "[2] does not say 1,540", "cites no passage [9]"
+}
+
+// AskResponse is an answer with its citations.
+type AskResponse struct {
+	Question    string           `json:"question"`
+	Answer      string           `json:"answer"` // "" when nothing in the store answers it (Notice says so)
+	Citations   []Citation       `json:"citations"`
+	Facts       []Fact           `json:"facts"`
+	Mode        string           `json:"mode"` // extractive | llm
+	Model       string           `json:"model,omitempty"`
+	Unsupported []Unsupported    `json:"unsupported"`
+	Notice      string           `json:"notice,omitempty"`      // e.g. "nothing in the store answers this question"
+	DocumentID  string           `json:"document_id,omitempty"` // persist: the answer's document
+	Created     *bool            `json:"created,omitempty"`     // persist: false when the same answer was filed before
+	Embedder    *EmbeddingStatus `json:"embedder,omitempty"`
+}
+
+// Ask answers a question from the store with cited passages (issue 15).
+func (e *Engine) Ask(ctx context.Context, r AskRequest) (*AskResponse, error) {
+	if err := checkAsk(&r); err != nil {
+		return nil, err
+	}
+	return &AskResponse{Question: r.Question, Citations: []Citation{}, Facts: []Fact{}, Mode: AskExtractive, Unsupported: []Unsupported{},
+		Notice: "asking is not built yet"}, nil
+}
+
+// checkAsk validates a question and fills the defaults.
+func checkAsk(r *AskRequest) error {
+	r.Question = strings.TrimSpace(r.Question)
+	if r.Question == "" {
+		return errs.New(errs.Validation, "question is empty").With("field", "question").WithHint("ask a question in a sentence or a few words")
+	}
+	if n := utf8.RuneCountInString(r.Question); n > search.MaxQueryChars {
+		return errs.New(errs.Validation, "question is %d characters long, more than the %d asking takes", n, search.MaxQueryChars).
+			With("field", "question").With("limit", search.MaxQueryChars).WithHint("ask one question, not a whole text")
+	}
+	switch {
+	case r.MaxPassages == 0:
+		r.MaxPassages = DefaultAskPassages
+	case r.MaxPassages < 1 || r.MaxPassages > MaxAskPassages:
+		return errs.New(errs.Validation, "max_passages %d is not between 1 and %d", r.MaxPassages, MaxAskPassages).
+			With("field", "max_passages").WithHint("omit max_passages for %d", DefaultAskPassages)
+	}
+	switch r.Format {
+	case "":
+		r.Format = AskMarkdown
+	case AskMarkdown, AskSummaryWithSource:
+	default:
+		return errs.New(errs.Validation, "format %q is not markdown or summary_with_sources", r.Format).With("field", "format").
+			WithHint("omit format for markdown")
+	}
+	return nil
+}
+
+// Lint scopes.
+const (
+	LintAll       = "all"
+	LintEntities  = "entities"
+	LintDocuments = "documents"
+	LintConcepts  = "concepts"
+)
+
+// Lint limits.
+const (
+	DefaultStalenessDays = 90
+	MaxStalenessDays     = 3650
+	DefaultLintLimit     = 100
+	MaxLintLimit         = 1000
+)
+
+// LintRequest asks for a health check of the store.
+type LintRequest struct {
+	Scope         string `json:"scope,omitempty"`          // all (default) | entities | documents | concepts
+	StalenessDays int    `json:"staleness_days,omitempty"` // 1–3650; 0: 90
+	Limit         int    `json:"limit,omitempty"`          // 1–1000; 0: 100
+	Offset        int    `json:"offset,omitempty"`
+	Kind          string `json:"kind,omitempty"`    // only findings of this kind (the app's tabs); "" all
+	Publish       bool   `json:"publish,omitempty"` // write the report into the store as a document
+}
+
+// Finding is one thing lint found; LintReport pages through them.
+type (
+	Finding       = lint.Finding
+	FindingValue  = lint.Value
+	FindingSource = lint.Evidence
+	FindingFix    = lint.Fix
+)
+
+// LintReport is one page of findings, in a fixed order: severity, kind, ID.
+type LintReport struct {
+	Findings      []Finding      `json:"findings"`
+	Total         int            `json:"total"`
+	Limit         int            `json:"limit"`
+	Offset        int            `json:"offset"`
+	Counts        map[string]int `json:"counts"` // every kind (in scope), found or not: kind → findings
+	Scope         string         `json:"scope"`
+	StalenessDays int            `json:"staleness_days"`
+	DocumentID    string         `json:"document_id,omitempty"` // publish: the report's document
+	Checked       lint.Checked   `json:"checked"`               // how much was looked at, and how much of it again
+}
+
+// Lint checks what the store believes (issue 15): contradictions, stale values, orphans,
+// missing links and undocumented concepts.
+func (e *Engine) Lint(ctx context.Context, r LintRequest) (*LintReport, error) {
+	if err := checkLint(&r); err != nil {
+		return nil, err
+	}
+	return &LintReport{Findings: []Finding{}, Limit: r.Limit, Offset: r.Offset, Counts: map[string]int{}, Scope: r.Scope, StalenessDays: r.StalenessDays}, nil
+}
+
+func checkLint(r *LintRequest) error {
+	switch r.Scope {
+	case "":
+		r.Scope = LintAll
+	case LintAll, LintEntities, LintDocuments, LintConcepts:
+	default:
+		return errs.New(errs.Validation, "scope %q is not all, entities, documents or concepts", r.Scope).With("field", "scope").
+			WithHint("omit scope to check everything")
+	}
+	switch {
+	case r.StalenessDays == 0:
+		r.StalenessDays = DefaultStalenessDays
+	case r.StalenessDays < 1 || r.StalenessDays > MaxStalenessDays:
+		return errs.New(errs.Validation, "staleness_days %d is not between 1 and %d", r.StalenessDays, MaxStalenessDays).
+			With("field", "staleness_days").WithHint("omit staleness_days for %d", DefaultStalenessDays)
+	}
+	switch {
+	case r.Limit == 0:
+		r.Limit = DefaultLintLimit
+	case r.Limit < 1 || r.Limit > MaxLintLimit:
+		return errs.New(errs.Validation, "limit %d is not between 1 and %d", r.Limit, MaxLintLimit).With("field", "limit").
+			WithHint("omit limit for %d, or page with limit and offset", DefaultLintLimit)
+	}
+	if r.Offset < 0 {
+		return errs.New(errs.Validation, "offset %d is negative", r.Offset).With("field", "offset")
+	}
+	if r.Kind != "" && !lint.KnownKind(r.Kind) {
+		return errs.New(errs.Validation, "kind %q is not one of %s", r.Kind, strings.Join(lint.Kinds, ", ")).With("field", "kind")
+	}
+	return nil
+}

@@ -1,0 +1,6 @@
+package lint
+
+// Registered lists every check, in the order they run. Each lives in its own file.
+func Registered() []Check {
+	return []Check{}
+}
