@@ -1,8 +1,8 @@
 package engine
 
 import (
-	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -102,15 +102,6 @@ type AskResponse struct {
 	Embedder    *EmbeddingStatus `json:"embedder,omitempty"`
 }
 
-// Ask answers a question from the store with cited passages (issue 15).
-func (e *Engine) Ask(ctx context.Context, r AskRequest) (*AskResponse, error) {
-	if err := checkAsk(&r); err != nil {
-		return nil, err
-	}
-	return &AskResponse{Question: r.Question, Citations: []Citation{}, Facts: []Fact{}, Mode: AskExtractive, Unsupported: []Unsupported{},
-		Notice: "asking is not built yet"}, nil
-}
-
 // checkAsk validates a question and fills the defaults.
 func checkAsk(r *AskRequest) error {
 	r.Question = strings.TrimSpace(r.Question)
@@ -186,15 +177,6 @@ type LintReport struct {
 	Checked       lint.Checked   `json:"checked"`               // how much was looked at, and how much of it again
 }
 
-// Lint checks what the store believes (issue 15): contradictions, stale values, orphans,
-// missing links and undocumented concepts.
-func (e *Engine) Lint(ctx context.Context, r LintRequest) (*LintReport, error) {
-	if err := checkLint(&r); err != nil {
-		return nil, err
-	}
-	return &LintReport{Findings: []Finding{}, Limit: r.Limit, Offset: r.Offset, Counts: map[string]int{}, Scope: r.Scope, StalenessDays: r.StalenessDays}, nil
-}
-
 func checkLint(r *LintRequest) error {
 	switch r.Scope {
 	case "":
@@ -225,4 +207,19 @@ func checkLint(r *LintRequest) error {
 		return errs.New(errs.Validation, "kind %q is not one of %s", r.Kind, strings.Join(lint.Kinds, ", ")).With("field", "kind")
 	}
 	return nil
+}
+
+// Generated documents: what Strata writes into the store itself (answers filed back by ask
+// with persist, lint reports published) are files under <data>/generated/. They are searchable
+// and have history like any file, but ask never cites them as a source (an answer must rest on
+// what the user's documents say, not on an earlier answer) and lint does not check them.
+const generatedDirName = "generated"
+
+// GeneratedDir is the folder of generated documents.
+func (e *Engine) GeneratedDir() string { return filepath.Join(e.cfg.DataDir, generatedDirName) }
+
+// IsGenerated reports whether path is a document Strata wrote itself.
+func (e *Engine) IsGenerated(path string) bool {
+	rel, err := filepath.Rel(e.GeneratedDir(), path)
+	return err == nil && rel != "." && !strings.HasPrefix(rel, "..")
 }
