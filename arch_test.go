@@ -11,20 +11,15 @@ import (
 // below them may import them. No package under backend/ may import Wails, the app/ or cli/ transports, or (outside tests)
 // the testing package; store imports nothing of ours.
 func TestDependenciesPointOneWay(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps=false", "-f", "{{.ImportPath}}|{{join .Imports \",\"}}|{{join .Deps \",\"}}", "./backend/...").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, out)
-	}
 	const mod = "github.com/strata-app/strata/"
 	// The transports that live under backend/ (DESIGN.md's layout): they sit above the engine.
 	transports := map[string]bool{mod + "backend/mcpserver": true, mod + "backend/httpapi": true}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) < 8 {
-		t.Fatalf("go list found only %d backend packages", len(lines))
+	pkgs := goList(t, "", "./backend/...")
+	if len(pkgs) < 8 {
+		t.Fatalf("go list found only %d backend packages", len(pkgs))
 	}
-	for _, line := range lines {
-		parts := strings.SplitN(line, "|", 3)
-		pkg, imports, deps := parts[0], strings.Split(parts[1], ","), strings.Split(parts[2], ",")
+	for _, p := range pkgs {
+		pkg, imports, deps := p.pkg, p.imports, p.deps
 		for _, d := range deps {
 			switch {
 			case strings.HasPrefix(d, "github.com/wailsapp/"):
@@ -59,13 +54,21 @@ type listed struct {
 func goList(t *testing.T, tags string, patterns ...string) []listed {
 	t.Helper()
 	args := append([]string{"list", "-tags", tags, "-f", "{{.ImportPath}}|{{join .Imports \",\"}}|{{join .Deps \",\"}}"}, patterns...)
-	out, err := exec.Command("go", args...).CombinedOutput()
+	// Only stdout is parsed: on a fresh machine, go prints "go: downloading …" on stderr the
+	// first time a build tag needs more modules, which once made the parse panic.
+	cmd := exec.Command("go", args...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
 	}
 	var pkgs []listed
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		parts := strings.SplitN(line, "|", 3)
+		if len(parts) != 3 {
+			t.Fatalf("go %s printed an unexpected line %q", strings.Join(args, " "), line)
+		}
 		pkgs = append(pkgs, listed{pkg: parts[0], imports: strings.Split(parts[1], ","), deps: strings.Split(parts[2], ",")})
 	}
 	return pkgs

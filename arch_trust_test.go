@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -12,18 +11,14 @@ import (
 func TestOnlyTheEngineReadsFilesForCallers(t *testing.T) {
 	const mod = "github.com/strata-app/strata/"
 	for _, tags := range []string{"", "desktop", "bindings"} {
-		out, err := exec.Command("go", "list", "-tags", tags, "-f", "{{.ImportPath}}|{{join .Imports \",\"}}", "./...").CombinedOutput()
-		if err != nil {
-			t.Fatalf("go list -tags %q: %v\n%s", tags, err, out)
-		}
 		n := 0
-		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-			pkg, imports, _ := strings.Cut(line, "|")
+		for _, p := range goList(t, tags, "./...") {
+			pkg, imports := p.pkg, p.imports
 			n++
 			if pkg == mod+"backend/engine" || strings.HasPrefix(pkg, mod+"backend/ingest") {
 				continue
 			}
-			for _, imp := range strings.Split(imports, ",") {
+			for _, imp := range imports {
 				if imp == mod+"backend/ingest" {
 					t.Errorf("%s (tags %q) imports backend/ingest: read files through the engine, naming the caller", pkg, tags)
 				}
