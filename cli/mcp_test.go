@@ -107,6 +107,20 @@ func TestMCPStdioSubprocess(t *testing.T) {
 	if res, _ := r["results"].([]any); len(res) != 1 {
 		t.Fatalf("search: %v", r)
 	}
+	// knowledge, both actions, over the real process: a cited answer, a lint report, and an
+	// argument of the other action refused by name.
+	r = callTool(t, c, "knowledge", map[string]any{"action": "ask", "question": "What do kingfishers dive for?"})
+	cites, _ := r["citations"].([]any)
+	if r["_is_error"] == true || len(cites) == 0 || !strings.Contains(fmt.Sprint(r["answer"]), "minnows") || !strings.Contains(fmt.Sprint(r["answer"]), "[1]") {
+		t.Fatalf("knowledge ask: %v", r)
+	}
+	if r = callTool(t, c, "knowledge", map[string]any{"action": "lint", "limit": 10}); r["_is_error"] == true || r["counts"] == nil || r["limit"] != 10.0 {
+		t.Fatalf("knowledge lint: %v", r)
+	}
+	if r = callTool(t, c, "knowledge", map[string]any{"action": "lint", "question": "why?"}); r["_is_error"] != true ||
+		!strings.Contains(fmt.Sprint(r["error"]), "VALIDATION_ERROR") || !strings.Contains(fmt.Sprint(r["error"]), "field:question") {
+		t.Fatalf("knowledge lint with a question: %v", r)
+	}
 	if r = callTool(t, c, "ingest", map[string]any{"data": map[string]any{"file_path": filepath.Join(dir, "strata.db")}}); r["_is_error"] != true ||
 		!strings.Contains(fmt.Sprint(r["error"]), "FORBIDDEN_PATH") {
 		t.Fatalf("data folder over MCP: %v", r)

@@ -115,7 +115,7 @@ func TestToolsListGolden(t *testing.T) {
 	for _, tl := range list.Tools {
 		names = append(names, tl.Name)
 	}
-	if strings.Join(names, ",") != "entity,index_status,ingest,relationships,search" {
+	if strings.Join(names, ",") != "entity,index_status,ingest,knowledge,relationships,search" {
 		t.Fatalf("tools: %v", names)
 	}
 	// The relationships schema's enum is the engine's list of types.

@@ -4,7 +4,7 @@ package mcpserver
 // what each tool is for, when to use it, and what every field means; tools_list.golden.json
 // pins them so that any change to the surface is deliberate.
 //
-// The polymorphic tools (entity, relationships) take a flat object with an `action` enum rather
+// The polymorphic tools (entity, relationships, knowledge) take a flat object with an `action` enum rather
 // than a top-level oneOf: several clients (Anthropic's API among them) reject oneOf/anyOf at
 // the top of a tool's input schema. Which fields each action needs is stated in the
 // descriptions and enforced by the handlers, which name the missing field.
@@ -108,3 +108,41 @@ const relationshipsSchema = `{
 const indexStatusDesc = `What Strata holds and how it is answering, exactly as ` + "`strata status --json`" + `: counts of documents (by status), chunks, entities, observations and relationships; jobs by state; watched folders; and the "embeddings" block: configured provider/model, actual_provider/actual_model/dimensions, is_fallback_active, semantic_quality (high|low), status (ready|building) and reembed progress (done/total); "input_kinds": every shape ingest accepts (content, extract-file, the payload envelope, each capability with its body fields and the keys that route bare JSON to it, each semantic spec with its required fields); "storage": state (ok|full|failing), free_bytes, data_dir and, on a fault, the error with its hint (on a full disk analysis pauses and resumes by itself when space returns); and "enrichments": each enrichment's name, version, enabled, links and open suggestions, with the backlog of documents still to enrich. Call it before ingesting to see what Strata can take, before searching to choose how to phrase queries, and after ingesting files to see whether analysis has finished.`
 
 const indexStatusSchema = `{"type": "object", "properties": {}, "additionalProperties": false}`
+
+const knowledgeDesc = `Cited answers and a health check over what Strata holds. Choose an action:
+- ask: answer a question from the store (question; optional max_passages 1–20, default 8; format markdown|summary_with_sources; filters as search's; persist). Returns answer (each sentence ends with its [n]), citations [{n, document_id, path, title, line_start, line_end, page, chunk_id, quote}], facts (snapshot values of the entities the question names: entity_id, field, value, observation_id, path, line), mode (extractive; or llm with a local chat model, every sentence checked against the passages it cites, failures removed and listed in unsupported), and a notice with answer "" when nothing in the store answers. persist: true files the answer into the store as a document citing its sources (same question, same store: same answer and document_id).
+  Use ask for a direct answer with its sources; use search to explore, to see many passages or to find documents.
+- lint: what in the store does not hold together (optional scope all|entities|documents|concepts; staleness_days 1–3650, default 90; kind; limit, offset; publish). Findings in a fixed order (severity, kind, ID), each with kind, severity, title, values (each with its source path:line; shown: true for the one the snapshot shows today), evidence, hint and fixes (open a document at a line, or a link to assert with relationships create). Kinds: contradiction (one field given different values by sources nothing reconciles), stale (a value a much newer source no longer restates; a superseded document), missing_link (a document names a known entity without a link to it), undocumented_concept (a concept several documents use and none explains), orphan (an entity or document nothing connects). counts: findings per kind. publish: true writes the report into the store as a document (document_id).
+Only persist and publish add documents. An argument of the other action is a VALIDATION_ERROR naming it.`
+
+const knowledgeSchema = `{
+  "type": "object",
+  "properties": {
+    "action": {"type": "string", "enum": ["ask", "lint"], "description": "ask: a cited answer to a question; lint: a health check of the store. See the tool description for the fields each action takes."},
+    "question": {"type": "string", "minLength": 1, "description": "ask only (required): the question, at most 2000 characters."},
+    "max_passages": {"type": "integer", "minimum": 1, "maximum": 20, "description": "ask only: passages the answer may rest on, 1–20; omit it for 8."},
+    "format": {"type": "string", "enum": ["markdown", "summary_with_sources"], "description": "ask only: markdown (default) is the answer's sentences with [n]; summary_with_sources adds one \"[n] path:line\" line per citation."},
+    "filters": {
+      "type": "object",
+      "description": "ask only: answer from some documents only (as search's filters).",
+      "properties": {
+        "type": {"type": "string", "description": "Document type found in analysis: invoice, contract, meeting-notes, receipt, ..."},
+        "path": {"type": "string", "description": "Path prefix of the files to use."},
+        "tag": {"type": "string", "description": "A tag (front matter or #hashtag)."},
+        "mime": {"type": "string", "description": "MIME type, e.g. application/pdf."},
+        "from": {"type": "string", "format": "date", "description": "Modified on or after (YYYY-MM-DD)."},
+        "to": {"type": "string", "format": "date", "description": "Modified on or before (YYYY-MM-DD)."}
+      },
+      "additionalProperties": false
+    },
+    "persist": {"type": "boolean", "description": "ask only: file the answer back into the store as a document citing its sources (default false)."},
+    "scope": {"type": "string", "enum": ["all", "entities", "documents", "concepts"], "description": "lint only: what to check (default all)."},
+    "staleness_days": {"type": "integer", "minimum": 1, "maximum": 3650, "description": "lint only: how much older than a newer source a value must be to count as stale, 1–3650; omit it for 90."},
+    "kind": {"type": "string", "enum": ["contradiction", "stale", "missing_link", "undocumented_concept", "orphan"], "description": "lint only: findings of this kind only (counts still give every kind)."},
+    "limit": {"type": "integer", "minimum": 1, "maximum": 1000, "description": "lint only: page size, 1–1000; omit it for the default 100 (0 is refused with VALIDATION_ERROR)."},
+    "offset": {"type": "integer", "minimum": 0, "description": "lint only: findings to skip."},
+    "publish": {"type": "boolean", "description": "lint only: write the report into the store as a document (searchable, with history) and return its document_id (default false)."}
+  },
+  "required": ["action"],
+  "additionalProperties": false
+}`

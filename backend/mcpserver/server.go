@@ -1,5 +1,5 @@
-// Package mcpserver serves the engine to AI tools over MCP (github.com/mark3labs/mcp-go): five
-// tools (ingest, search, entity, relationships, index_status) and two resource templates
+// Package mcpserver serves the engine to AI tools over MCP (github.com/mark3labs/mcp-go): six
+// tools (ingest, search, entity, relationships, index_status, knowledge) and two resource templates
 // (documents, entities). It holds no logic of its own: every handler decodes its arguments,
 // calls one engine method and renders the answer (DESIGN.md invariant 2). Transports (stdio
 // here, streamable HTTP in httpapi) wrap the *server.MCPServer that New returns.
@@ -41,6 +41,9 @@ var DefaultLimits = map[string]Limit{
 	"entity":        {Rate: 500, Burst: 1000},
 	"relationships": {Rate: 200, Burst: 400},
 	"index_status":  {Rate: 100, Burst: 200},
+	// An answer reads a few passages (and may wait for the local chat model); a lint run checks
+	// what changed since the last one. Either is far heavier than a search.
+	"knowledge": {Rate: 20, Burst: 40},
 }
 
 // Options configures a server.
@@ -92,6 +95,8 @@ func New(e *engine.Engine, opts Options) *server.MCPServer {
 	tool("entity", entityDesc, entitySchema, true, h.entity)
 	tool("relationships", relationshipsDesc, relationshipsSchema, false, h.relationships)
 	tool("index_status", indexStatusDesc, indexStatusSchema, true, h.indexStatus)
+	// Not read-only: ask with persist and lint with publish file a document into the store.
+	tool("knowledge", knowledgeDesc, knowledgeSchema, false, h.knowledge)
 	s.AddResourceTemplate(mcp.NewResourceTemplate("strata://documents/{id}", "document",
 		mcp.WithTemplateDescription("A document's extracted text, chunk by chunk, with line numbers (the lines search results cite)."),
 		mcp.WithTemplateMIMEType("text/plain")), h.document)
@@ -101,7 +106,7 @@ func New(e *engine.Engine, opts Options) *server.MCPServer {
 	return s
 }
 
-const instructions = `Strata is the user's local knowledge store: documents, notes and files they added, with entities and relationships extracted from them. Use search to find passages (cite path:line), entity to read what is known and why (provenance), ingest to store new notes or files, and index_status to see what is there and which embedder answers searches.`
+const instructions = `Strata is the user's local knowledge store: documents, notes and files they added, with entities and relationships extracted from them. Use knowledge (action ask) for a direct answer to a question with its sources, search to find and explore passages (cite path:line), entity to read what is known and why (provenance), knowledge (action lint) to find contradictions, stale values and missing links, ingest to store new notes or files, and index_status to see what is there and which embedder answers searches.`
 
 type handlers struct {
 	e      *engine.Engine
@@ -384,6 +389,67 @@ func (h *handlers) relationships(ctx context.Context, req mcp.CallToolRequest) (
 		return failure(err), nil
 	}
 	return answer(h.e.DecideSuggestion(ctx, a.SuggestionID, a.Action == "accept", a.RelationshipType, caller(ctx).Via()))
+}
+
+// knowledgeFields are the arguments each knowledge action takes; any other is refused by name.
+var knowledgeFields = map[string][]string{
+	"ask":  {"question", "max_passages", "format", "filters", "persist"},
+	"lint": {"scope", "staleness_days", "kind", "limit", "offset", "publish"},
+}
+
+func (h *handlers) knowledge(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var a struct {
+		Action        string               `json:"action"`
+		Question      string               `json:"question"`
+		MaxPassages   *int                 `json:"max_passages"`
+		Format        string               `json:"format"`
+		Filters       engine.SearchFilters `json:"filters"`
+		Persist       bool                 `json:"persist"`
+		Scope         string               `json:"scope"`
+		StalenessDays *int                 `json:"staleness_days"`
+		Kind          string               `json:"kind"`
+		Limit         engine.Limit         `json:"limit"`
+		Offset        int                  `json:"offset"`
+		Publish       bool                 `json:"publish"`
+	}
+	if err := decode(req, &a); err != nil {
+		return failure(err), nil
+	}
+	allowed, ok := knowledgeFields[a.Action]
+	if !ok {
+		return failure(badAction(a.Action, "ask, lint")), nil
+	}
+	if err := onlyFields(req, a.Action, allowed); err != nil {
+		return failure(err), nil
+	}
+	if a.Action == "ask" {
+		if err := need("question", a.Question, a.Action); err != nil {
+			return failure(err), nil
+		}
+		n, err := given("max_passages", a.MaxPassages, engine.MaxAskPassages)
+		if err != nil {
+			return failure(err), nil
+		}
+		return answer(h.e.Ask(ctx, engine.AskRequest{Question: a.Question, MaxPassages: n, Format: a.Format, Filters: a.Filters, Persist: a.Persist}))
+	}
+	days, err := given("staleness_days", a.StalenessDays, engine.MaxStalenessDays)
+	if err != nil {
+		return failure(err), nil
+	}
+	return answer(h.e.Lint(ctx, engine.LintRequest{Scope: a.Scope, StalenessDays: days, Kind: a.Kind, Limit: int(a.Limit), Offset: a.Offset, Publish: a.Publish}))
+}
+
+// given is an optional count argument: nil (omitted) is 0, the engine's "default"; an explicit
+// value must be 1…max, so a client sending 0 is told rather than silently given the default.
+func given(field string, v *int, maxN int) (int, error) {
+	if v == nil {
+		return 0, nil
+	}
+	if *v < 1 || *v > maxN {
+		return 0, errs.New(errs.Validation, "%s %d is not between 1 and %d", field, *v, maxN).With("field", field).
+			WithHint("omit %s for the default", field)
+	}
+	return *v, nil
 }
 
 func (h *handlers) indexStatus(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {

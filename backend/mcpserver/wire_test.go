@@ -90,6 +90,7 @@ func TestLimitZeroRefusedOnEveryTool(t *testing.T) {
 		{"entity", map[string]any{"action": "observations", "entity_id": doc}, 100},
 		{"relationships", map[string]any{"action": "list", "entity_id": doc}, 100},
 		{"search", map[string]any{"query": "heron"}, 0},
+		{"knowledge", map[string]any{"action": "lint"}, 100},
 	}
 	for _, k := range calls {
 		if r := call(t, c, k.tool, k.args); r.isError || (k.def > 0 && r.data["limit"] != k.def) {
