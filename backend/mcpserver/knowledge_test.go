@@ -19,7 +19,7 @@ import (
 // agents is one invoice entity with two observations.
 func invoiceFrom(agent string, amount float64) map[string]any {
 	return map[string]any{"capability_id": "strata:store_invoice:v1",
-		"body": map[string]any{"invoice_number": "INV-42", "vendor_name": "Acme GmbH", "amount": amount, "currency": "EUR", "invoice_date": "2025-03-01"},
+		"body":       map[string]any{"invoice_number": "INV-42", "vendor_name": "Acme GmbH", "amount": amount, "currency": "EUR", "invoice_date": "2025-03-01"},
 		"provenance": map[string]any{"source_refs": []string{}, "extracted_at": "2025-03-02T00:00:00Z", "extractor_version": agent + ":v1", "agent_id": agent}}
 }
 
