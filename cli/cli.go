@@ -133,7 +133,7 @@ Run with no command to open the desktop window (in builds that have one).`,
 	root.PersistentFlags().BoolVarP(&g.verbose, "verbose", "v", false, "log to stderr")
 	root.PersistentFlags().IntVar(&g.maxMB, "max-file-mb", 200, "largest file to read, in MB")
 	root.AddCommand(ingestCmd(g), entityCmd(g), relCmd(g), statusCmd(g), versionCmd(g),
-		documentsCmd(g), documentCmd(g), retryCmd(g), watchCmd(g), serveCmd(g), searchCmd(g), mcpCmd(g), enrichCmd(g), suggestionsCmd(g))
+		documentsCmd(g), documentCmd(g), retryCmd(g), watchCmd(g), serveCmd(g), searchCmd(g), askCmd(g), lintCmd(g), mcpCmd(g), enrichCmd(g), suggestionsCmd(g))
 	return root
 }
 
