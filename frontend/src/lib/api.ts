@@ -4,6 +4,8 @@
 
 import { ApiError, toApiError, parseEnvelope } from './errors';
 import type {
+  AskRequest,
+  AskResponse,
   DocumentPage,
   DocumentQuery,
   DocumentView,
@@ -12,10 +14,13 @@ import type {
   FieldProvenance,
   IngestResult,
   InstallResult,
+  LintReport,
+  LintRequest,
   ObservationPage,
   Overview,
   PathResult,
   RelationshipPage,
+  RelationshipResult,
   SearchRequest,
   SearchResponse,
   Settings,
@@ -120,6 +125,9 @@ export const api = {
   suggestions: (state = 'open') => call<SuggestionPage>('Suggestions', state),
   acceptSuggestion: (id: string) => call<SuggestionDecision>('AcceptSuggestion', id),
   dismissSuggestion: (id: string) => call<SuggestionDecision>('DismissSuggestion', id),
+  createRelationship: (type: string, source: string, target: string) => call<RelationshipResult>('CreateRelationship', type, source, target),
+  ask: (r: AskRequest) => call<AskResponse>('Ask', r),
+  lint: (r: LintRequest) => call<LintReport>('Lint', r),
   watchedFolders: () => call<string[] | null>('WatchedFolders'),
   addWatchedFolder: (dir: string) => call<PathResult[]>('AddWatchedFolder', dir),
   removeWatchedFolder: (dir: string) => call<boolean>('RemoveWatchedFolder', dir),

@@ -51,6 +51,12 @@ describe('buildHash and href', () => {
     expect(href.suggestions()).toBe('#/suggestions');
     expect(href.suggestions('open')).toBe('#/suggestions');
     expect(href.suggestions('dismissed')).toBe('#/suggestions?state=dismissed');
+    expect(href.search('heron nests', '', true)).toBe('#/search?q=heron+nests&ask=1');
+    expect(href.health()).toBe('#/health');
+    expect(href.health('orphan')).toBe('#/health?kind=orphan');
+    expect(href.health('stale', 1)).toBe('#/health?kind=stale');
+    expect(href.health('stale', 3)).toBe('#/health?kind=stale&page=3');
+    expect(parseHash('#/health?kind=missing_link&page=2')).toEqual({ name: 'health', id: '', query: { kind: 'missing_link', page: '2' } });
     expect(parseHash('#/suggestions?state=dismissed')).toEqual({ name: 'suggestions', id: '', query: { state: 'dismissed' } });
   });
 });

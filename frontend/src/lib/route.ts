@@ -1,8 +1,8 @@
 // Plain hash routing: #/library, #/search?q=…, #/document/ID, #/entity/ID, #/entities,
-// #/suggestions?state=…, #/settings.
+// #/suggestions?state=…, #/health?kind=…&page=…, #/settings.
 // Reloading, back/forward and deep links from tests all work because the whole state is in the hash.
 
-export type RouteName = 'library' | 'search' | 'document' | 'entity' | 'entities' | 'suggestions' | 'settings' | 'notfound';
+export type RouteName = 'library' | 'search' | 'document' | 'entity' | 'entities' | 'suggestions' | 'health' | 'settings' | 'notfound';
 
 export interface Route {
   name: RouteName;
@@ -16,6 +16,7 @@ const simple: Record<string, RouteName> = {
   search: 'search',
   entities: 'entities',
   suggestions: 'suggestions',
+  health: 'health',
   settings: 'settings',
 };
 
@@ -60,10 +61,11 @@ export function buildHash(name: Exclude<RouteName, 'notfound'>, id = '', query: 
 
 export const href = {
   library: (q: Record<string, string | undefined> = {}) => buildHash('library', '', q),
-  search: (q = '', mode = '') => buildHash('search', '', { q, mode: mode === 'hybrid' ? '' : mode }),
+  search: (q = '', mode = '', ask = false) => buildHash('search', '', { q, mode: mode === 'hybrid' ? '' : mode, ask: ask ? 1 : undefined }),
   document: (id: string, at: { chunk?: string; line?: number } = {}) => buildHash('document', id, at),
   entity: (id: string, at = '') => buildHash('entity', id, { at }),
   entities: (q: Record<string, string | undefined> = {}) => buildHash('entities', '', q),
   suggestions: (state = '') => buildHash('suggestions', '', { state: state === 'open' ? '' : state }),
+  health: (kind = '', page = 1) => buildHash('health', '', { kind, page: page > 1 ? page : undefined }),
   settings: () => buildHash('settings'),
 };

@@ -6,7 +6,7 @@
 // The generator renders json.RawMessage as number[] (it is a []byte to reflection), so every
 // raw-JSON field is re-declared below as what it holds; everything else is taken as generated.
 
-import type { app, docstate, engine, errs, ingest, search, store, watch } from '../../wailsjs/go/models';
+import type { app, docstate, engine, errs, ingest, lint, search, store, watch } from '../../wailsjs/go/models';
 import type { EvidenceItem } from './enrich';
 
 /** A field holding raw JSON (json.RawMessage in Go). */
@@ -132,3 +132,25 @@ export type SuggestionDecision = Omit<engine.SuggestionDecision, 'suggestion' | 
   suggestion: Omit<store.Suggestion, 'evidence'> & { evidence: EvidenceItem[] | null };
   relationship?: Omit<store.Relationship, 'metadata'> & { metadata?: Record<string, unknown> | null };
 };
+
+// Ask and lint (issue 15): fact values and finding values are raw JSON in Go.
+
+export type AskRequest = engine.AskRequest;
+export type SearchFilters = engine.SearchFilters;
+export type Citation = engine.Citation;
+export type Unsupported = engine.Unsupported;
+/** A snapshot value of an entity the question names, with where it came from. */
+export type Fact = Omit<engine.Fact, 'value'> & { value: RawJSON };
+export type AskResponse = Omit<engine.AskResponse, 'facts'> & { facts: Fact[] };
+
+export type LintRequest = engine.LintRequest;
+/** A place in a source a finding rests on (lint.Evidence). */
+export type FindingEvidence = lint.Evidence;
+/** One of the values sources give a field (lint.Value); shown: the snapshot shows it today. */
+export type FindingValue = Omit<lint.Value, 'value'> & { value: RawJSON };
+/** One click that resolves, or helps resolve, a finding (lint.Fix). */
+export type FindingFix = lint.Fix;
+/** One thing lint found (lint.Finding); named apart from the analysis findings above. */
+export type LintFinding = Omit<lint.Finding, 'values'> & { values?: FindingValue[] };
+export type LintReport = Omit<engine.LintReport, 'findings'> & { findings: LintFinding[] };
+export type RelationshipResult = Omit<engine.RelationshipResult, 'metadata'> & { metadata?: Record<string, unknown> | null };
