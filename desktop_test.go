@@ -22,49 +22,119 @@ import (
 // TestDesktopWindowUnderXvfb launches the real desktop binary on a virtual display, checks
 // that a window titled "Strata" rendered (not blank), types a query with xdotool and sees the
 // window ask the engine and get results (the App logs each search at debug level) and the
-// picture change. Screenshots are kept in test-artifacts/. It needs what `make test` installs:
-// a C compiler, GTK 3 and WebKitGTK 4.1 headers, Xvfb, xdotool and ImageMagick.
+// picture change. Screenshots are kept in test-artifacts/.
 func TestDesktopWindowUnderXvfb(t *testing.T) {
-	for _, tool := range []string{"Xvfb", "xdotool", "import", "pkg-config"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Fatalf("%s is missing: run `make test`, which installs the desktop test's packages", tool)
-		}
-	}
+	bin := desktopBinary(t)
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "strata-desktop")
-	build := exec.Command("go", "build", "-tags", "desktop,production,webkit2_41", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=1")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("desktop build: %v\n%s", err, out)
-	}
-	t.Log("desktop binary built")
-	art, _ := filepath.Abs("test-artifacts")
-	os.MkdirAll(art, 0o755)
+	art := artifactsDir(t)
 
 	// A document to find.
 	data := filepath.Join(tmp, "data")
 	doc := filepath.Join(tmp, "herons.md")
 	os.WriteFile(doc, []byte("# Heron survey\n\nThe grey heron colony by the river rose to 42 nests.\n"), 0o644)
-	env := testenv.Environ("HOME="+filepath.Join(tmp, "home"), "XDG_DATA_HOME=", "XDG_CACHE_HOME=", "STRATA_HOME=",
-		"WEBKIT_DISABLE_COMPOSITING_MODE=1", "WEBKIT_DISABLE_DMABUF_RENDERER=1", "STRATA_LOG=debug")
+	env := desktopEnv(tmp)
 	ing := exec.Command(bin, "--data", data, "ingest", "--wait", doc)
 	ing.Env = env
 	if out, err := ing.CombinedOutput(); err != nil {
 		t.Fatalf("ingest: %v\n%s", err, out)
 	}
 
+	w := openWindow(t, bin, data, env)
+	first := w.screenshot(filepath.Join(art, "desktop-1-window.png"))
+	if n := colours(first); n < 30 {
+		t.Fatalf("the window looks blank (%d colours); output:\n%s", n, w.logs.String())
+	}
+
+	w.key("slash")
+	time.Sleep(500 * time.Millisecond)
+	w.x("type", "--delay", "60", "heron colony")
+	w.waitLog(regexp.MustCompile(`msg=search query="?heron colony"? mode=\w+ results=[1-9]`), "typing in the window did not search with results",
+		filepath.Join(art, "desktop-2-no-results.png"))
+	time.Sleep(800 * time.Millisecond)
+	second := w.screenshot(filepath.Join(art, "desktop-2-search.png"))
+	if diff := changed(first, second); diff < 0.01 {
+		t.Fatalf("the window did not change after the search (%.3f of pixels)", diff)
+	}
+}
+
+// desktopBinary builds the real desktop binary once per test run (the window tests share it).
+// It needs what `make test` installs: a C compiler, GTK 3 and WebKitGTK 4.1 headers, Xvfb,
+// xdotool and ImageMagick.
+func desktopBinary(t *testing.T) string {
+	t.Helper()
+	for _, tool := range []string{"Xvfb", "xdotool", "import", "pkg-config"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s is missing: run `make test`, which installs the desktop test's packages", tool)
+		}
+	}
+	desktopOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "strata-desktop-")
+		if err != nil {
+			desktopErr = err
+			return
+		}
+		desktopBin = filepath.Join(dir, "strata-desktop")
+		build := exec.Command("go", "build", "-tags", "desktop,production,webkit2_41", "-o", desktopBin, ".")
+		build.Env = append(os.Environ(), "CGO_ENABLED=1")
+		if out, err := build.CombinedOutput(); err != nil {
+			desktopErr = fmt.Errorf("desktop build: %v\n%s", err, out)
+		}
+	})
+	if desktopErr != nil {
+		t.Fatal(desktopErr)
+	}
+	t.Log("desktop binary built")
+	return desktopBin
+}
+
+var (
+	desktopOnce sync.Once
+	desktopBin  string
+	desktopErr  error
+)
+
+// artifactsDir is test-artifacts/, where the window tests keep their screenshots.
+func artifactsDir(t *testing.T) string {
+	art, err := filepath.Abs("test-artifacts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(art, 0o755)
+	return art
+}
+
+// desktopEnv is a hermetic environment for the window and its CLI calls: a home of its own,
+// no data folder from the developer, debug logs (which the tests read), WebKit without GPU.
+func desktopEnv(tmp string, extra ...string) []string {
+	return testenv.Environ(append([]string{"HOME=" + filepath.Join(tmp, "home"), "XDG_DATA_HOME=", "XDG_CACHE_HOME=", "STRATA_HOME=",
+		"WEBKIT_DISABLE_COMPOSITING_MODE=1", "WEBKIT_DISABLE_DMABUF_RENDERER=1", "STRATA_LOG=debug"}, extra...)...)
+}
+
+// window is the desktop app running on its own virtual display, with its output.
+type window struct {
+	t    *testing.T
+	env  []string
+	id   string // the X window titled Strata
+	logs *syncBuffer
+}
+
+// openWindow starts the app on data on a new virtual display and waits until its window is
+// there and rendered; it is stopped (SIGTERM, then killed after 10 s) when the test ends.
+func openWindow(t *testing.T, bin, data string, env []string) *window {
+	t.Helper()
 	display := startXvfb(t)
 	env = append(env, "DISPLAY="+display)
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	app := exec.CommandContext(ctx, bin, "--data", data)
 	app.Env = env
-	var logs syncBuffer
-	app.Stderr, app.Stdout = &logs, &logs
+	w := &window{t: t, env: env, logs: &syncBuffer{}}
+	app.Stderr, app.Stdout = w.logs, w.logs
 	if err := app.Start(); err != nil {
+		cancel()
 		t.Fatal(err)
 	}
-	defer func() {
+	t.Cleanup(func() {
+		defer cancel()
 		// SIGTERM closes the window cleanly; a window that hangs is killed after 10 s.
 		app.Process.Signal(syscall.SIGTERM)
 		done := make(chan struct{})
@@ -76,50 +146,53 @@ func TestDesktopWindowUnderXvfb(t *testing.T) {
 			<-done
 			t.Error("the desktop app did not stop on SIGTERM within 10 s")
 		}
-	}()
+	})
 	t.Logf("desktop app started on %s", display)
-
-	x := func(args ...string) string {
-		c := exec.Command("xdotool", args...)
-		c.Env = env
-		out, _ := c.Output()
-		return strings.TrimSpace(string(out))
-	}
-	var win string
-	for deadline := time.Now().Add(30 * time.Second); win == ""; {
+	for deadline := time.Now().Add(30 * time.Second); w.id == ""; {
 		if time.Now().After(deadline) {
-			t.Fatalf("no window titled Strata; output:\n%s", logs.String())
+			t.Fatalf("no window titled Strata; output:\n%s", w.logs.String())
 		}
 		time.Sleep(200 * time.Millisecond)
-		if ids := strings.Fields(x("search", "--name", "^Strata$")); len(ids) > 0 {
-			win = ids[0]
+		if ids := strings.Fields(w.x("search", "--name", "^Strata$")); len(ids) > 0 {
+			w.id = ids[0]
 		}
 	}
 	time.Sleep(3 * time.Second) // let the page render
-	first := screenshot(t, env, filepath.Join(art, "desktop-1-window.png"))
-	if n := colours(first); n < 30 {
-		t.Fatalf("the window looks blank (%d colours); output:\n%s", n, logs.String())
-	}
-
 	// Xvfb has no window manager: focus the window and send real (XTEST) input to it; GTK
 	// ignores synthetic events sent with --window.
-	x("windowfocus", "--sync", win)
-	x("mousemove", "--window", win, "700", "700", "click", "1")
-	x("key", "slash")
-	time.Sleep(500 * time.Millisecond)
-	x("type", "--delay", "60", "heron colony")
-	searched := regexp.MustCompile(`msg=search query="?heron colony"? mode=\w+ results=[1-9]`)
-	for deadline := time.Now().Add(15 * time.Second); !searched.MatchString(logs.String()); {
+	w.x("windowfocus", "--sync", w.id)
+	w.click(700, 700)
+	return w
+}
+
+// x runs xdotool on the window's display and returns what it printed.
+func (w *window) x(args ...string) string {
+	c := exec.Command("xdotool", args...)
+	c.Env = w.env
+	out, _ := c.Output()
+	return strings.TrimSpace(string(out))
+}
+
+// key presses keys ("slash", "ctrl+Return").
+func (w *window) key(keys ...string) { w.x(append([]string{"key"}, keys...)...) }
+
+// click clicks at x, y inside the window.
+func (w *window) click(x, y int) {
+	w.x("mousemove", "--window", w.id, fmt.Sprint(x), fmt.Sprint(y), "click", "1")
+}
+
+func (w *window) screenshot(path string) image.Image { return screenshot(w.t, w.env, path) }
+
+// waitLog waits up to 15 s for the app's output to match re; on time-out it keeps a screenshot
+// at shot and fails with why.
+func (w *window) waitLog(re *regexp.Regexp, why, shot string) {
+	w.t.Helper()
+	for deadline := time.Now().Add(15 * time.Second); !re.MatchString(w.logs.String()); {
 		if time.Now().After(deadline) {
-			screenshot(t, env, filepath.Join(art, "desktop-2-no-results.png"))
-			t.Fatalf("typing in the window did not search with results; output:\n%s", logs.String())
+			w.screenshot(shot)
+			w.t.Fatalf("%s; output:\n%s", why, w.logs.String())
 		}
 		time.Sleep(200 * time.Millisecond)
-	}
-	time.Sleep(800 * time.Millisecond)
-	second := screenshot(t, env, filepath.Join(art, "desktop-2-search.png"))
-	if diff := changed(first, second); diff < 0.01 {
-		t.Fatalf("the window did not change after the search (%.3f of pixels)", diff)
 	}
 }
 

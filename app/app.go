@@ -296,11 +296,24 @@ func (a *App) CreateRelationship(typ, source, target string) (*engine.Relationsh
 	return a.eng.CreateRelationship(a.c(), typ, source, target, nil)
 }
 
-// Ask answers a question from the store with cited passages (the Ask box).
-func (a *App) Ask(r engine.AskRequest) (*engine.AskResponse, error) { return a.eng.Ask(a.c(), r) }
+// Ask answers a question from the store with cited passages (the Ask box). Each answer is
+// logged at debug level, as searches are (the Xvfb test reads it).
+func (a *App) Ask(r engine.AskRequest) (*engine.AskResponse, error) {
+	res, err := a.eng.Ask(a.c(), r)
+	if err == nil && a.opts.Logger != nil {
+		a.opts.Logger.Debug("ask", "question", r.Question, "mode", res.Mode, "citations", len(res.Citations), "persist", r.Persist)
+	}
+	return res, err
+}
 
 // Lint is the store's health check (the Health screen): findings by kind with their evidence.
-func (a *App) Lint(r engine.LintRequest) (*engine.LintReport, error) { return a.eng.Lint(a.c(), r) }
+func (a *App) Lint(r engine.LintRequest) (*engine.LintReport, error) {
+	res, err := a.eng.Lint(a.c(), r)
+	if err == nil && a.opts.Logger != nil {
+		a.opts.Logger.Debug("lint", "kind", r.Kind, "total", res.Total, "findings", len(res.Findings), "publish", r.Publish)
+	}
+	return res, err
+}
 
 // WatchedFolders lists the watched folders.
 func (a *App) WatchedFolders() ([]string, error) { return a.eng.WatchRoots(a.c()) }
