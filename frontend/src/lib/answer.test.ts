@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { citeHref, citePlace, citeTitle, factSource, factValue, modeText, savedText, splitAnswer } from './answer';
+import { citeHref, citePlace, citeTitle, factSource, factValue, modeText, noticeText, savedText, splitAnswer } from './answer';
 import type { Citation, Fact } from './types';
 
 const cite = (n: number, over: Partial<Citation> = {}): Citation => ({
@@ -80,5 +80,14 @@ describe('mode and saving', () => {
     expect(savedText({})).toBe('');
     expect(savedText({ document_id: 'doc_1', created: true })).toMatch(/^Saved as a document/);
     expect(savedText({ document_id: 'doc_1', created: false })).toMatch(/saved before/);
+  });
+});
+
+describe('noticeText', () => {
+  it('makes a sentence of a notice', () => {
+    expect(noticeText('only 2 passages matched')).toBe('Only 2 passages matched.');
+    expect(noticeText('Done.')).toBe('Done.');
+    expect(noticeText(undefined)).toBe('');
+    expect(noticeText('  ')).toBe('');
   });
 });

@@ -94,3 +94,9 @@ export function savedText(a: Pick<AskResponse, 'document_id' | 'created'>): stri
   if (!a.document_id) return '';
   return a.created === false ? 'This answer was saved before: the same document.' : 'Saved as a document citing its sources.';
 }
+
+/** A notice from the engine ("nothing in the store answers this question") as a sentence. */
+export function noticeText(n: string | undefined): string {
+  const t = (n ?? '').trim().replace(/\.+$/, '');
+  return t ? t.charAt(0).toUpperCase() + t.slice(1) + '.' : '';
+}
