@@ -136,7 +136,7 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	in := &ingest.Ingester{DB: db, Specs: reg, Now: cfg.Now, MaxFileBytes: cfg.MaxFileBytes, ReadTimeout: cfg.ReadTimeout, Chat: chat,
-		Embedder: emb.static}
+		Embedder: emb.static, Generated: generatedIn(abs)}
 	if emb.sem != nil {
 		in.Reembedder = space{emb.sem}
 	}

@@ -175,6 +175,9 @@ type LintReport struct {
 	StalenessDays int            `json:"staleness_days"`
 	DocumentID    string         `json:"document_id,omitempty"` // publish: the report's document
 	Checked       lint.Checked   `json:"checked"`               // how much was looked at, and how much of it again
+	// Pending counts documents still being read or enriched: findings about them (an orphan
+	// whose tags are not linked yet) may change by themselves once that work is done.
+	Pending int `json:"pending"`
 }
 
 func checkLint(r *LintRequest) error {
@@ -219,7 +222,14 @@ const generatedDirName = "generated"
 func (e *Engine) GeneratedDir() string { return filepath.Join(e.cfg.DataDir, generatedDirName) }
 
 // IsGenerated reports whether path is a document Strata wrote itself.
-func (e *Engine) IsGenerated(path string) bool {
-	rel, err := filepath.Rel(e.GeneratedDir(), path)
-	return err == nil && rel != "." && !strings.HasPrefix(rel, "..")
+func (e *Engine) IsGenerated(path string) bool { return generatedIn(e.cfg.DataDir)(path) }
+
+// generatedIn is IsGenerated for the data folder dir (the ingester gets it before the engine
+// exists).
+func generatedIn(dir string) func(string) bool {
+	gen := filepath.Join(dir, generatedDirName)
+	return func(path string) bool {
+		rel, err := filepath.Rel(gen, path)
+		return err == nil && rel != "." && !strings.HasPrefix(rel, "..")
+	}
 }

@@ -128,7 +128,9 @@ func (x *TagConceptBridger) Enrich(ctx context.Context, run *Run) error {
 	var links []store.DerivedLink
 	var after []store.Mention
 	var keys []string
-	if run.Live {
+	// A document Strata wrote itself (an answer, a lint report) names no concept of its own:
+	// its headings are the report's, not the user's.
+	if run.Live && d.DocType != store.DocTypeGenerated {
 		links, after, keys, err = x.derive(ctx, run)
 		if err != nil {
 			return err

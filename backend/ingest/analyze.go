@@ -266,6 +266,12 @@ func (in *Ingester) observeContent(doc store.Document, contentID string, d *extr
 	}
 	findings := heuristics.FindDocument(d)
 	docType := heuristics.DocType(d.Kind, title, d.Text)
+	generated := in.Generated != nil && in.Generated(doc.Path)
+	if generated {
+		// What Strata wrote itself is read for search only: no semantic phase (its type
+		// matches no spec), no person from an address it quotes.
+		docType = store.DocTypeGenerated
+	}
 	fields := map[string]any{"title": title, "doc_type": docType, "format": d.Kind, "mime": d.Mime, "chars": len(d.Text)}
 	if d.Language != "" {
 		fields["language"] = d.Language
@@ -348,7 +354,7 @@ func (in *Ingester) observeContent(doc store.Document, contentID string, d *extr
 	// Tags and hashtags stay what the source says (the observation's "tags" field and, for a
 	// hashtag, its finding with its line): the TagConceptBridger enrichment makes concepts of
 	// them, resolving their spellings to one entity across documents.
-	if contact, ok := in.Specs.EntityTypes["person"]; ok {
+	if contact, ok := in.Specs.EntityTypes["person"]; ok && !generated {
 		for _, e := range sortedKeys(emails) {
 			link(observation(contact, e, e, map[string]any{"email": e}, 0.5, PriorityFile, "file:analyze", "email:"+e, version, now, doc.DocumentID, span(emails[e])))
 		}

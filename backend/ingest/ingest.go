@@ -76,6 +76,8 @@ type Ingester struct {
 	Reembedder ChunkEmbedder
 	// Enricher runs the enrich phase; nil: enrich jobs are retired as skipped.
 	Enricher Enricher
+	// Generated reports a file Strata wrote itself (store.DocTypeGenerated); nil: none is.
+	Generated func(path string) bool
 }
 
 // Enricher derives what the store knows by itself about one document (backend/enrich), inside

@@ -12,7 +12,6 @@ package lint
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -93,6 +92,8 @@ type Fix struct {
 	// open: the document and line to show.
 	DocumentID string `json:"document_id,omitempty"`
 	Line       int    `json:"line,omitempty"`
+	// open an entity (a finding about an entity no document holds): the entity to show.
+	EntityID string `json:"entity_id,omitempty"`
 	// create_relationship: the link to assert.
 	RelationshipType string `json:"relationship_type,omitempty"`
 	SourceEntityID   string `json:"source_entity_id,omitempty"`
@@ -114,6 +115,13 @@ type Finding struct {
 	Evidence    []Evidence `json:"evidence"`
 	Hint        string     `json:"hint"`
 	Fixes       []Fix      `json:"fixes,omitempty"`
+
+	// What a run stores beside the finding: the entity it is about, every other entity it
+	// rests on (a change to one of them rechecks the subject), and for a value gone stale the
+	// age difference in days it rests on (-1: none), which staleness_days filters.
+	subject string
+	refs    []string
+	gapDays int
 }
 
 // FindingID is a finding's ID: the kind and the parts that say what it is about.
@@ -123,101 +131,57 @@ func FindingID(kind string, key ...string) string {
 
 // Checked says how much a run looked at: every subject on a full run, the changed ones after.
 type Checked struct {
-	Subjects  int  `json:"subjects"`  // subjects in the store
-	Rechecked int  `json:"rechecked"` // subjects this run checked (all of them on a full run)
-	Full      bool `json:"full"`      // this run checked everything (first run, new checks or parameters)
+	Subjects  int  `json:"subjects"`  // entities in the store (documents are entities too)
+	Rechecked int  `json:"rechecked"` // subjects this run checked again (all of them on a full run)
+	Full      bool `json:"full"`      // this run checked everything (first run, new checks, or most of the store changed)
 }
 
-// Subject is what a check looks at.
-type Subject struct {
-	EntityID   string
-	EntityType string
-	Name       string // canonical name
-	DocumentID string // for a document's entity: the document
-}
-
-// Params are a run's settings.
-type Params struct {
-	StalenessDays int
-}
-
-// Result is a check's answer for one subject: its findings and every entity ID they rest on
-// (documents by their entity), so that a change to any of those rechecks the subject.
-type Result struct {
-	Findings  []Finding
-	DependsOn []string
+// Env is what the checks read besides the store.
+type Env struct {
+	Q store.Q
+	// Generated reports a document Strata wrote itself (answers filed back, lint reports): never
+	// a source, a subject or evidence.
+	Generated func(path string) bool
+	// Policy is an entity type's merge policy for a field (spec.EntityType.Policy); "" for a
+	// type the specs do not declare.
+	Policy func(entityType, field string) string
+	// Changes reports a field whose type declares the latest merge policy for it: the spec
+	// saying the value changes over time (an address, a status), not a type's default.
+	Changes func(entityType, field string) bool
+	// PrimaryType is the type of a capability's primary entity (its first: the invoice of an
+	// invoice payload), "" for an unknown capability.
+	PrimaryType func(capability string) string
 }
 
 // Check finds one kind of finding.
+//
+// A check's subjects are entity IDs (a document by its entity). Check(nil) looks at every
+// subject; Check(list) only at those, returning findings about them alone. Affected turns the
+// entities marked as changed since the last run into the subjects whose findings may differ
+// now; together with the subjects of stored findings that rest on a marked entity (Finding's
+// refs), that is what a run after the first rechecks.
 type Check interface {
+	// Name identifies the check (stored with its findings); Kind is the kind of what it finds.
+	Name() string
 	Kind() string
 	// Version changes when the check's logic does, so stored findings are recomputed.
 	Version() string
-	// Applies reports whether the check looks at subjects of this entity type.
-	Applies(entityType string) bool
-	Check(ctx context.Context, q store.Q, p Params, s Subject) (Result, error)
+	Affected(ctx context.Context, env Env, dirty []string) ([]string, error)
+	Check(ctx context.Context, env Env, subjects []string) ([]Finding, error)
 }
 
 // Sort puts findings in report order: severity, kind, ID.
 func Sort(fs []Finding) {
-	kindRank := func(k string) int { return slices.Index(Kinds, k) }
 	slices.SortFunc(fs, func(a, b Finding) int {
 		if d := SeverityRank(a.Severity) - SeverityRank(b.Severity); d != 0 {
 			return d
 		}
-		if d := kindRank(a.Kind) - kindRank(b.Kind); d != 0 {
+		if d := KindRank(a.Kind) - KindRank(b.Kind); d != 0 {
 			return d
 		}
 		return strings.Compare(a.ID, b.ID)
 	})
 }
 
-// Subjects lists every entity as a subject, in ID order.
-func Subjects(ctx context.Context, q store.Q) ([]Subject, error) {
-	rows, err := q.QueryContext(ctx, `SELECT e.entity_id, e.entity_type, e.canonical_name, COALESCE(d.document_id, '')
-		FROM entities e LEFT JOIN documents d ON e.entity_type = 'document' AND d.entity_id = e.entity_id
-		ORDER BY e.entity_id`)
-	if err != nil {
-		return nil, fmt.Errorf("lint subjects: %w", err)
-	}
-	defer rows.Close()
-	var out []Subject
-	for rows.Next() {
-		var s Subject
-		if err := rows.Scan(&s.EntityID, &s.EntityType, &s.Name, &s.DocumentID); err != nil {
-			return nil, fmt.Errorf("lint subjects: %w", err)
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
-}
-
-// RunFull runs every check on every subject and returns the findings in report order, each
-// once. It is the reference the incremental run must agree with.
-func RunFull(ctx context.Context, q store.Q, checks []Check, p Params) ([]Finding, error) {
-	subs, err := Subjects(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	seen := map[string]bool{}
-	var out []Finding
-	for _, s := range subs {
-		for _, c := range checks {
-			if !c.Applies(s.EntityType) {
-				continue
-			}
-			r, err := c.Check(ctx, q, p, s)
-			if err != nil {
-				return nil, fmt.Errorf("lint %s on %s: %w", c.Kind(), s.EntityID, err)
-			}
-			for _, f := range r.Findings {
-				if !seen[f.ID] {
-					seen[f.ID] = true
-					out = append(out, f)
-				}
-			}
-		}
-	}
-	Sort(out)
-	return out, nil
-}
+// KindRank is a kind's place in report order within one severity.
+func KindRank(k string) int { return slices.Index(Kinds, k) }

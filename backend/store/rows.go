@@ -37,6 +37,11 @@ type Submission struct {
 	CreatedAt       string
 }
 
+// DocTypeGenerated is the document type of what Strata writes into the store itself (answers
+// filed back by ask, published lint reports): searchable like any document, but no source of
+// entities, facts or concepts, so an answer never becomes evidence for itself.
+const DocTypeGenerated = "generated"
+
 // Document is a file or a text known to Strata.
 type Document struct {
 	DocumentID    string          `json:"document_id"`

@@ -242,6 +242,7 @@ export namespace engine {
 	    staleness_days: number;
 	    document_id?: string;
 	    checked: lint.Checked;
+	    pending: number;
 	}
 	export interface LintRequest {
 	    scope?: string;
@@ -511,6 +512,7 @@ export namespace lint {
 	    label: string;
 	    document_id?: string;
 	    line?: number;
+	    entity_id?: string;
 	    relationship_type?: string;
 	    source_entity_id?: string;
 	    target_entity_id?: string;

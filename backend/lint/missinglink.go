@@ -1,0 +1,351 @@
+package lint
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/strata-app/strata/backend/store"
+)
+
+// missingLinks finds a document that names an entity Strata knows — by its name or an alias —
+// while nothing links the two: no asserted link, no derived one, either way, and the document
+// is not a source of what Strata knows of the entity.
+//
+// Which names count: a person, a company, an invoice, a contract … (every type but documents,
+// concepts and line items, whose names are descriptions) by a name specific enough to mean it
+// — two words or more, or one word of four characters or more written with a capital or a
+// digit (a proper noun, a code like INV-001), matched as whole words, and a one-word name only
+// where the text writes it with its capital; a person by an e-mail address the text holds; and
+// a concept some document declares (a tag, a hashtag, a keyword) whose name has two words or
+// more ("design review", "vendor contracts"). A one-word concept is an ordinary word in most
+// texts that hold it: on 1,000 notes tagged from a vocabulary, "documentation", "legal" and
+// "performance" were named in passing ("individual or legal entity") far more often than
+// meant, and heading terms are not declared at all.
+type missingLinks struct{}
+
+func (missingLinks) Name() string    { return "missing-link" }
+func (missingLinks) Kind() string    { return MissingLink }
+func (missingLinks) Version() string { return "1" }
+
+// nameless are the types whose names are not names.
+var nameless = []string{"document", "concept", "line_item"}
+
+// Affected: dirty documents, documents that mention a dirty entity, and documents whose text
+// holds the name of a dirty named entity (a new person or company: which documents name it?).
+func (missingLinks) Affected(ctx context.Context, env Env, dirty []string) ([]string, error) {
+	return namingAffected(ctx, env, dirty)
+}
+
+// namingAffected is the dirty entities, plus the documents (by entity) that mention a dirty
+// entity or hold the name of a dirty named one.
+func namingAffected(ctx context.Context, env Env, dirty []string) ([]string, error) {
+	ment, err := store.LintMentionsOf(ctx, env.Q, dirty, nil)
+	if err != nil {
+		return nil, err
+	}
+	var docIDs []string
+	for _, m := range ment {
+		docIDs = append(docIDs, m.DocumentID)
+	}
+	ents, err := store.LintEntities(ctx, env.Q, dirty, nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range ents {
+		if slices.Contains(nameless, e.EntityType) {
+			continue
+		}
+		for _, n := range nameForms(e) {
+			found, err := store.PhraseDocuments(ctx, env.Q, ftsPhrase(n.tokens))
+			if err != nil {
+				return nil, err
+			}
+			for _, m := range found {
+				docIDs = append(docIDs, m.DocumentID)
+			}
+		}
+	}
+	out := dirty
+	if len(docIDs) > 0 {
+		docs, err := store.LintDocsByID(ctx, env.Q, union(docIDs))
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range docs {
+			out = append(out, d.EntityID)
+		}
+	}
+	return union(out), nil
+}
+
+// namedIn finds the named entities the text of documents (nil: every live document) holds by
+// name (nameForms), calling fn for each place; it returns the entities it read, by ID.
+func namedIn(ctx context.Context, env Env, docIDs []string, fn func(docID string, ordinal int, f nameForm)) (map[string]store.LintEntity, error) {
+	all, err := store.LintEntities(ctx, env.Q, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	ents := map[string]store.LintEntity{}
+	var forms []nameForm
+	for _, e := range all {
+		ents[e.EntityID] = e
+		if !slices.Contains(nameless, e.EntityType) {
+			forms = append(forms, nameForms(e)...)
+		}
+	}
+	if len(forms) == 0 || (docIDs != nil && len(docIDs) == 0) {
+		return ents, nil
+	}
+	m := newMatcher(forms)
+	err = store.EachChunkText(ctx, env.Q, docIDs, func(doc string, ord int, text string) error {
+		m.find(text, func(f nameForm) { fn(doc, ord, f) })
+		return nil
+	})
+	return ents, err
+}
+
+// ftsPhrase is an FTS5 phrase of the tokens: quoted, so nothing in a name is query syntax.
+func ftsPhrase(tokens []string) string {
+	return `"` + strings.ReplaceAll(strings.Join(tokens, " "), `"`, `""`) + `"`
+}
+
+// nameForm is one way an entity is named: its words, and whether a one-word name must be
+// written with its capital to count.
+type nameForm struct {
+	entity  string
+	tokens  []string
+	proper  bool // one word: the text must write it with a capital (or it holds a digit)
+	display string
+}
+
+// nameForms lists an entity's names that are specific enough to mean it (see missingLinks).
+func nameForms(e store.LintEntity) []nameForm {
+	var out []nameForm
+	seen := map[string]bool{}
+	for _, n := range append([]string{e.Name}, e.Aliases...) {
+		if strings.Contains(n, "@") {
+			continue // an address: entity_mentions has where texts hold it
+		}
+		toks := tokens(n)
+		k := strings.Join(toks, " ")
+		if len(toks) == 0 || seen[k] {
+			continue
+		}
+		letters := 0
+		for _, t := range toks {
+			letters += len([]rune(t))
+		}
+		one := len(toks) == 1
+		if letters < 4 {
+			continue
+		}
+		if one && !hasDigit(n) && !hasUpper(n) {
+			continue
+		}
+		seen[k] = true
+		out = append(out, nameForm{entity: e.EntityID, tokens: toks, proper: one && !hasDigit(n), display: n})
+	}
+	return out
+}
+
+func hasDigit(s string) bool { return strings.IndexFunc(s, unicode.IsDigit) >= 0 }
+func hasUpper(s string) bool { return strings.IndexFunc(s, unicode.IsUpper) >= 0 }
+
+// tokens splits text into lower-case words of letters and digits.
+func tokens(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// token is a word of a text with where it starts and whether it is written with a capital.
+type token struct {
+	word    string
+	capital bool
+}
+
+func textTokens(s string) []token {
+	var out []token
+	start := -1
+	for i, r := range s + " " {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			w := s[start:i]
+			first := []rune(w)[0]
+			out = append(out, token{word: strings.ToLower(w), capital: unicode.IsUpper(first)})
+			start = -1
+		}
+	}
+	return out
+}
+
+// matcher finds name forms in texts by their first word.
+type matcher map[string][]nameForm
+
+func newMatcher(forms []nameForm) matcher {
+	m := matcher{}
+	for _, f := range forms {
+		m[f.tokens[0]] = append(m[f.tokens[0]], f)
+	}
+	return m
+}
+
+// find calls fn with every name form the text holds.
+func (m matcher) find(text string, fn func(nameForm)) {
+	toks := textTokens(text)
+	for i, t := range toks {
+		for _, f := range m[t.word] {
+			if i+len(f.tokens) > len(toks) || (f.proper && !t.capital) {
+				continue
+			}
+			ok := true
+			for j := 1; j < len(f.tokens); j++ {
+				if toks[i+j].word != f.tokens[j] {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				fn(f)
+			}
+		}
+	}
+}
+
+// candidate is a document naming an entity, at a passage.
+type candidate struct {
+	docID, entity string
+	ordinal       int
+	passages      map[int]bool
+	want          []string // what to quote
+}
+
+func (c missingLinks) Check(ctx context.Context, env Env, subjects []string) ([]Finding, error) {
+	docList, err := store.LintDocsByEntity(ctx, env.Q, subjects)
+	if err != nil {
+		return nil, err
+	}
+	docs := map[string]*store.LintDoc{} // by document ID
+	var docIDs, docEnts []string
+	for i := range docList {
+		d := &docList[i]
+		if live(env, d) {
+			docs[d.DocumentID] = d
+			docIDs, docEnts = append(docIDs, d.DocumentID), append(docEnts, d.EntityID)
+		}
+	}
+	if len(docIDs) == 0 {
+		return nil, nil
+	}
+	if subjects == nil {
+		docIDs, docEnts = nil, nil // read everything in bulk
+	}
+	cands := map[[2]string]*candidate{}
+	add := func(docID, entity string, ordinal int, want []string) {
+		if docs[docID] == nil {
+			return
+		}
+		k := [2]string{docID, entity}
+		cd := cands[k]
+		if cd == nil {
+			cd = &candidate{docID: docID, entity: entity, ordinal: ordinal, passages: map[int]bool{}, want: want}
+			cands[k] = cd
+		}
+		cd.passages[ordinal] = true
+		if ordinal < cd.ordinal {
+			cd.ordinal = ordinal
+		}
+	}
+	// Named entities, found by their names in the documents' text.
+	ents, err := namedIn(ctx, env, docIDs, func(doc string, ord int, f nameForm) { add(doc, f.entity, ord, []string{f.display}) })
+	if err != nil {
+		return nil, err
+	}
+	// Persons by the addresses texts hold, and declared concepts by their names.
+	declared, err := store.DeclaredConcepts(ctx, env.Q)
+	if err != nil {
+		return nil, err
+	}
+	isDeclared := setOf(declared)
+	ment, err := store.LintMentionsOf(ctx, env.Q, nil, docEnts) // docEnts nil: every mention
+	if err != nil {
+		return nil, err
+	}
+	for _, mn := range ment {
+		e, ok := ents[mn.EntityID]
+		switch {
+		case !ok:
+		case mn.Source == "email" && e.EntityType == "person":
+			add(mn.DocumentID, e.EntityID, mn.Ordinal, []string{e.Name})
+		case mn.Source == "text" && e.EntityType == "concept" && isDeclared != nil && isDeclared[e.EntityID] && len(tokens(e.Name)) >= 2:
+			add(mn.DocumentID, e.EntityID, mn.Ordinal, append([]string{e.Name}, e.Aliases...))
+		}
+	}
+	if len(cands) == 0 {
+		return nil, nil
+	}
+	// What already connects the documents to the entities.
+	var candDocEnts []string
+	for _, cd := range cands {
+		candDocEnts = append(candDocEnts, docs[cd.docID].EntityID)
+	}
+	links, err := store.LintLinksOf(ctx, env.Q, union(candDocEnts), nil)
+	if err != nil {
+		return nil, err
+	}
+	linked := map[[2]string]bool{}
+	for _, l := range links {
+		linked[[2]string{l.Source, l.Target}], linked[[2]string{l.Target, l.Source}] = true, true
+	}
+	observed, err := store.ObservedPairs(ctx, env.Q, docIDs)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([][2]string, 0, len(cands))
+	for k := range cands {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b [2]string) int {
+		if c := strings.Compare(a[0], b[0]); c != 0 {
+			return c
+		}
+		return strings.Compare(a[1], b[1])
+	})
+	var out []Finding
+	for _, k := range keys {
+		cd := cands[k]
+		d, e := docs[cd.docID], ents[cd.entity]
+		if linked[[2]string{d.EntityID, e.EntityID}] || observed[k] || d.EntityID == e.EntityID {
+			continue
+		}
+		scope := ScopeDocuments
+		if e.EntityType == "concept" {
+			scope = ScopeConcepts
+		}
+		f := newFinding(MissingLink, Medium, scope, d.EntityID, d.EntityID, e.EntityID)
+		f.EntityID, f.EntityName = e.EntityID, e.Name
+		ev, err := mentionEvidence(ctx, env, d, cd.ordinal, cd.want)
+		if err != nil {
+			return nil, err
+		}
+		f.Evidence, f.DocumentIDs = []Evidence{ev}, []string{d.DocumentID}
+		times := ""
+		if n := len(cd.passages); n > 1 {
+			times = fmt.Sprintf(" (in %d passages)", n)
+		}
+		f.Title = fmt.Sprintf("%s names %s (%s)%s, but nothing links them", docName(d), e.Name, e.EntityType, times)
+		f.Hint = fmt.Sprintf("If %s is about %s, link them (REFERS_TO) so each is found from the other.", docName(d), e.Name)
+		f.Fixes = []Fix{openFix(ev), {Action: "create_relationship", RelationshipType: "REFERS_TO",
+			Label:          fmt.Sprintf("Link %s to %s", docName(d), e.Name),
+			SourceEntityID: d.EntityID, TargetEntityID: e.EntityID}}
+		f.refs = []string{e.EntityID}
+		out = append(out, f)
+	}
+	return out, nil
+}
