@@ -266,6 +266,9 @@ func printLint(w io.Writer, r *engine.LintReport) {
 	if r.Total > len(r.Findings) && len(r.Findings) > 0 {
 		fmt.Fprintf(w, "\n(%d–%d of %d; use --offset to see more)\n", r.Offset+1, r.Offset+len(r.Findings), r.Total)
 	}
+	if r.Pending > 0 {
+		fmt.Fprintf(w, "(%d document(s) still being read or linked: findings about them may change)\n", r.Pending)
+	}
 	if r.DocumentID != "" {
 		fmt.Fprintf(w, "report published as document %s\n", r.DocumentID)
 	}
@@ -274,14 +277,28 @@ func printLint(w io.Writer, r *engine.LintReport) {
 func printFinding(w io.Writer, f engine.Finding) {
 	fmt.Fprintf(w, "  %-6s %s\n", f.Severity, f.Title)
 	const pad = "         "
+	// A value's quote is the evidence at its own place: printed under the value, not again.
+	quoted := make([]bool, len(f.Evidence))
 	for _, v := range f.Values {
 		fmt.Fprintf(w, "%s%s  %s", pad, jsonText(v.Value), evidencePlace(v.Source))
 		if v.Shown {
 			fmt.Fprint(w, "  (shown today)")
 		}
 		fmt.Fprintln(w)
+		for i, ev := range f.Evidence {
+			if !quoted[i] && samePlace(ev, v.Source) {
+				if q := oneLine(ev.Quote); q != "" {
+					fmt.Fprintf(w, "%s  “%s”\n", pad, q)
+				}
+				quoted[i] = true
+				break
+			}
+		}
 	}
-	for _, ev := range f.Evidence {
+	for i, ev := range f.Evidence {
+		if quoted[i] {
+			continue
+		}
 		fmt.Fprintf(w, "%sevidence: %s", pad, evidencePlace(ev))
 		if q := oneLine(ev.Quote); q != "" {
 			fmt.Fprintf(w, " “%s”", q)
@@ -300,6 +317,14 @@ func printFinding(w io.Writer, f engine.Finding) {
 			fmt.Fprintf(w, "%sfix: %s\n", pad, x.Label)
 		}
 	}
+}
+
+// samePlace reports whether two places are one: the same document line, or the same agent.
+func samePlace(a, b engine.FindingSource) bool {
+	if a.DocumentID != "" || b.DocumentID != "" {
+		return a.DocumentID == b.DocumentID && a.LineStart == b.LineStart && a.Page == b.Page
+	}
+	return a.Source != "" && a.Source == b.Source
 }
 
 // evidencePlace cites a finding's source: path:line (or page), else the document's title, else

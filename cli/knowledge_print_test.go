@@ -73,7 +73,7 @@ saved as document doc_answer
 // evidence, hint and fixes (a link to create as the command that creates it).
 func TestPrintLint(t *testing.T) {
 	r := &engine.LintReport{
-		Total: 3, Limit: 2, Offset: 0, Scope: "all", StalenessDays: 90, DocumentID: "doc_report",
+		Total: 3, Limit: 2, Offset: 0, Scope: "all", StalenessDays: 90, DocumentID: "doc_report", Pending: 2,
 		Counts: map[string]int{lint.Contradiction: 1, lint.Stale: 0, lint.MissingLink: 2, lint.UndocumentedConcept: 0, lint.Orphan: 0},
 		Findings: []engine.Finding{
 			{ID: "lint_1", Kind: lint.Contradiction, Severity: lint.High, Title: "INV-42 (Acme GmbH): amount is 1500 in a.md and 1540 in b.md",
@@ -81,7 +81,8 @@ func TestPrintLint(t *testing.T) {
 					{Value: json.RawMessage(`1500`), Source: engine.FindingSource{DocumentID: "doc_a", Path: "a.md", LineStart: 7, Date: "2025-03-01"}},
 					{Value: json.RawMessage(`1540`), Shown: true, Source: engine.FindingSource{Source: "mcp:cursor"}},
 				},
-				Evidence: []engine.FindingSource{{DocumentID: "doc_a", Path: "a.md", LineStart: 7, Quote: "Amount: 1,500.00"}},
+				Evidence: []engine.FindingSource{{DocumentID: "doc_a", Path: "a.md", LineStart: 7, Quote: "Amount: 1,500.00"},
+					{DocumentID: "doc_b", Path: "b.md", LineStart: 3, Quote: "Amount: 1,540.00"}},
 				Hint:     "if one corrects the other, link them",
 				Fixes: []engine.FindingFix{{Action: "open", Label: "Open a.md at line 7", DocumentID: "doc_a", Line: 7},
 					{Action: "create_relationship", Label: "Mark b.md as correcting a.md", RelationshipType: "CORRECTS", SourceEntityID: "ent_b", TargetEntityID: "ent_a"}}},
@@ -95,8 +96,9 @@ func TestPrintLint(t *testing.T) {
 Contradictions: one field, different values from different sources (1)
   high   INV-42 (Acme GmbH): amount is 1500 in a.md and 1540 in b.md
          1500  a.md:7 (2025-03-01)
+           “Amount: 1,500.00”
          1540  from mcp:cursor  (shown today)
-         evidence: a.md:7 “Amount: 1,500.00”
+         evidence: b.md:3 “Amount: 1,540.00”
          hint: if one corrects the other, link them
          fix: Open a.md at line 7
          fix: Mark b.md as correcting a.md: strata rel create CORRECTS ent_b ent_a
@@ -106,6 +108,7 @@ Missing links: a document names a known entity without a link to it (1)
          hint: link them
 
 (1–2 of 3; use --offset to see more)
+(2 document(s) still being read or linked: findings about them may change)
 report published as document doc_report
 `
 	if b.String() != want {

@@ -9,7 +9,8 @@
 // at the cited line, highlighted; the answer is saved as a document. On the Health screen the
 // two amounts are one contradiction, each value with its source and the one shown today; the
 // call notes' missing link is created with one click and the finding is gone; marking the
-// corrected invoice as correcting the first makes the contradiction go; the report is published.
+// corrected invoice as correcting the first makes the contradiction go; the report is published
+// as a document.
 // Screenshots in tests/e2e/artifacts/k*.png.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -218,17 +219,13 @@ test("health: a missing link is created with one click, and the finding is gone"
   await shot("k7-health-fixed");
 });
 
-test("health: marking one invoice as correcting the other resolves the contradiction; the report is published", async () => {
+test("health: the report is published as a document; marking one invoice as correcting the other resolves the contradiction", async () => {
   await byId("health-tab-contradiction").click();
   const f = page.locator('[data-testid="finding"][data-kind="contradiction"]', { hasText: "amount" }).first();
   await f.waitFor({ timeout: 10000 });
-  const id = await f.getAttribute("data-finding-id");
-  const fix = f.locator('[data-testid="finding-fix"][data-action="create_relationship"]', { hasText: "corrected" }).first();
-  await fix.click();
-  await byId("fix-resolved").first().waitFor({ timeout: 15000 });
-  await page.locator(`[data-finding-id="${id}"]`).waitFor({ state: "detached", timeout: 10000 });
-  await shot("k8-health-contradiction-resolved");
+  const title = (await f.locator("h2").innerText()).trim();
 
+  // Published while the contradiction stands: the report names it.
   await byId("publish-report").click();
   const pub = byId("published");
   await pub.waitFor({ timeout: 15000 });
@@ -236,5 +233,23 @@ test("health: marking one invoice as correcting the other resolves the contradic
   await pub.locator("a").click();
   await byId("document-view").waitFor();
   await byId("document-text").waitFor();
-  await shot("k9-report-document");
+  const report = await byId("document-text").innerText();
+  assert.match(report, /contradiction: 1/);
+  assert.ok(report.includes("INV-42"), "the report names the contradiction");
+  assert.match(await page.locator('[data-testid="document-view"] .path').innerText(), /generated/);
+  await shot("k8-report-document");
+  await page.goBack();
+
+  await f.waitFor({ timeout: 10000 });
+  assert.equal((await f.locator("h2").innerText()).trim(), title);
+  const id = await f.getAttribute("data-finding-id");
+  const fix = f.locator('[data-testid="finding-fix"][data-action="create_relationship"]', { hasText: "corrected" }).first();
+  assert.match(await fix.innerText(), /mark .* as correcting/);
+  await fix.click();
+  await byId("fix-resolved").first().waitFor({ timeout: 15000 });
+  await page.locator(`[data-finding-id="${id}"]`).waitFor({ state: "detached", timeout: 10000 });
+  await page.waitForFunction(() => document.querySelector('[data-testid="health-tab-contradiction"]')?.getAttribute("data-count") === "0", null, {
+    timeout: 10000,
+  });
+  await shot("k9-health-contradiction-resolved");
 });

@@ -13,6 +13,7 @@ import {
   pageParam,
   pageRange,
   severityTone,
+  valuesWithQuotes,
   valueText,
 } from './health';
 import type { LintFinding } from './types';
@@ -83,6 +84,8 @@ describe('fixes', () => {
     expect(fixHref({ action: 'create_relationship', label: 'Link' })).toBeNull();
     expect(fixable({ action: 'open', label: 'Open', document_id: 'doc_1' })).toBe(true);
     expect(fixable({ action: 'open', label: 'Open' })).toBe(false);
+    expect(fixHref({ action: 'open', label: 'Open the concept', entity_id: 'ent_7' })).toBe('#/entity/ent_7');
+    expect(fixable({ action: 'open', label: 'Open the concept', entity_id: 'ent_7' })).toBe(true);
     expect(fixable({ action: 'create_relationship', label: 'Link', relationship_type: 'REFERS_TO', source_entity_id: 'a', target_entity_id: 'b' })).toBe(true);
     expect(fixable({ action: 'create_relationship', label: 'Link', relationship_type: 'REFERS_TO' })).toBe(false);
     expect(fixable({ action: 'teleport', label: '?' })).toBe(false);
@@ -107,5 +110,27 @@ describe('paging', () => {
   });
   it('knows the tones of severities', () => {
     expect([severityTone('high'), severityTone('medium'), severityTone('low')]).toEqual(['err', 'warn', 'info']);
+  });
+});
+
+describe('valuesWithQuotes', () => {
+  it('puts each quote beside the value from its place, and keeps the other evidence', () => {
+    const f: LintFinding = {
+      ...finding('c', 'contradiction'),
+      values: [
+        { value: 1500, shown: true, observation_id: 'o1', observed_at: '', source: { document_id: 'doc_a', line_start: 7 } },
+        { value: 1540, shown: false, observation_id: 'o2', observed_at: '', source: { source: 'cursor' } },
+        { value: 1600, shown: false, observation_id: 'o3', observed_at: '', source: { document_id: 'doc_b', line_start: 2 } },
+      ],
+      evidence: [
+        { document_id: 'doc_c', line_start: 1, quote: 'elsewhere' },
+        { document_id: 'doc_a', line_start: 7, quote: ' Amount: 1,500.00 ' },
+        { source: 'cursor' },
+      ],
+    };
+    const r = valuesWithQuotes(f);
+    expect(r.values.map((v) => v.quote)).toEqual(['Amount: 1,500.00', '', '']);
+    expect(r.rest).toEqual([{ document_id: 'doc_c', line_start: 1, quote: 'elsewhere' }]);
+    expect(valuesWithQuotes(finding('x', 'orphan'))).toEqual({ values: [], rest: [] });
   });
 });

@@ -96,15 +96,17 @@ export function valueText(v: FindingValue): string {
   return formatValue(v.value);
 }
 
-/** Where an "open" fix leads (null for any other action). */
+/** Where an "open" fix leads: the document at its line, else the entity (null for any other action). */
 export function fixHref(f: FindingFix): string | null {
-  if (f.action !== 'open' || !f.document_id) return null;
-  return href.document(f.document_id, f.line ? { line: f.line } : {});
+  if (f.action !== 'open') return null;
+  if (f.document_id) return href.document(f.document_id, f.line ? { line: f.line } : {});
+  if (f.entity_id) return href.entity(f.entity_id);
+  return null;
 }
 
 /** Whether the UI can carry out a fix: opening a place, or creating the link it names. */
 export function fixable(f: FindingFix): boolean {
-  if (f.action === 'open') return !!f.document_id;
+  if (f.action === 'open') return !!(f.document_id || f.entity_id);
   if (f.action === 'create_relationship') return !!(f.relationship_type && f.source_entity_id && f.target_entity_id);
   return false;
 }
@@ -134,4 +136,25 @@ export function groupByKind(findings: LintFinding[]): { kind: string; findings: 
   return kindTabs(Object.fromEntries([...m.keys()].map((k) => [k, 1])))
     .filter((t) => m.has(t.kind))
     .map((t) => ({ kind: t.kind, findings: m.get(t.kind)! }));
+}
+
+/** Whether two places are one: the same document line (or page), or the same agent. */
+export function samePlace(a: FindingEvidence, b: FindingEvidence): boolean {
+  if (a.document_id || b.document_id) return a.document_id === b.document_id && (a.line_start ?? 0) === (b.line_start ?? 0) && (a.page ?? 0) === (b.page ?? 0);
+  return !!a.source && a.source === b.source;
+}
+
+/**
+ * A finding's values each with the quote at its own place (the evidence from the same line),
+ * and the evidence left over: what the sources say is shown once, beside the value it gives.
+ */
+export function valuesWithQuotes(f: LintFinding): { values: { value: FindingValue; quote: string }[]; rest: FindingEvidence[] } {
+  const used = new Set<number>();
+  const values = (f.values ?? []).map((v) => {
+    const i = (f.evidence ?? []).findIndex((ev, j) => !used.has(j) && samePlace(ev, v.source));
+    if (i < 0) return { value: v, quote: '' };
+    used.add(i);
+    return { value: v, quote: f.evidence[i].quote?.trim() ?? '' };
+  });
+  return { values, rest: (f.evidence ?? []).filter((_, j) => !used.has(j)) };
 }
