@@ -9,6 +9,13 @@ import (
 
 const heronNote = `{"title": "Heron survey", "text": "# Heron survey\n\nThe grey heron colony by the river rose to 42 nests this spring.\nKingfishers were seen twice.\n"}`
 
+// otherNotes are what the store holds besides the note a test asks about: a store of one note
+// has no word statistics to tell a telling word from a common one, and answers nothing.
+var otherNotes = []string{
+	`{"title": "Otter notes", "text": "Spraint was found under the footbridge twice in June, the first sign of otters since 2019."}`,
+	`{"title": "Reed beds", "text": "The reed beds along the eastern bank were cut back in February to let new shoots through."}`,
+}
+
 // invoiceBy is one agent's invoice INV-42 from Acme: two agents giving two amounts is a
 // contradiction nothing explains.
 func invoiceBy(agent, amount string) string {
@@ -22,8 +29,10 @@ func invoiceBy(agent, amount string) string {
 // (the engine's refusal) or 2 (the command line).
 func TestAskCommand(t *testing.T) {
 	dir := t.TempDir()
-	if r := strata(t, dir, heronNote, "ingest", "-"); r.code != 0 {
-		t.Fatalf("ingest: %+v", r)
+	for _, in := range append([]string{heronNote}, otherNotes...) {
+		if r := strata(t, dir, in, "ingest", "-"); r.code != 0 {
+			t.Fatalf("ingest: %+v", r)
+		}
 	}
 	r := strata(t, dir, "", "ask", "how", "many", "nests", "did", "the", "heron", "colony", "have?")
 	if r.code != 0 || !regexp.MustCompile(`(?s)^[^\n]*42[^\n]*\[1\].*\nSources\n  \[1\] Heron survey:\d+\n      “[^”]*42 nests[^”]*”\n.*\(extractive\)\n$`).MatchString(r.out) {

@@ -23,8 +23,16 @@ func invoiceFrom(agent string, amount float64) map[string]any {
 		"provenance": map[string]any{"source_refs": []string{}, "extracted_at": "2025-03-02T00:00:00Z", "extractor_version": agent + ":v1", "agent_id": agent}}
 }
 
+// otherNotes are what a store holds besides the note a test asks about: a store of one note
+// has no word statistics to tell a telling word from a common one, and answers nothing.
+var otherNotes = []map[string]any{
+	{"title": "Otter notes", "text": "Spraint was found under the footbridge twice in June, the first sign of otters since 2019."},
+	{"title": "Reed beds", "text": "The reed beds along the eastern bank were cut back in February to let new shoots through."},
+}
+
 // knowledgeStore ingests what the knowledge tests ask about and lint over: a note that answers
-// a question, and one invoice given two amounts by two agents (a contradiction nothing explains).
+// a question (beside two others), and one invoice given two amounts by two agents (a
+// contradiction nothing explains).
 func knowledgeStore(t *testing.T) (*client.Client, string) {
 	t.Helper()
 	e := openEngine(t, t.TempDir())
@@ -35,8 +43,8 @@ func knowledgeStore(t *testing.T) (*client.Client, string) {
 		t.Fatal(r.text)
 	}
 	doc := r.data["document_id"].(string)
-	for _, inv := range []map[string]any{invoiceFrom("claude", 1500), invoiceFrom("cursor", 1540)} {
-		if r := call(t, c, "ingest", map[string]any{"data": inv}); r.isError {
+	for _, data := range append(otherNotes, invoiceFrom("claude", 1500), invoiceFrom("cursor", 1540)) {
+		if r := call(t, c, "ingest", map[string]any{"data": data}); r.isError {
 			t.Fatal(r.text)
 		}
 	}
@@ -85,6 +93,7 @@ func TestKnowledgeAsk(t *testing.T) {
 	}
 
 	r = call(t, c, "knowledge", map[string]any{"action": "ask", "question": "zqxjv wombat tariffs"})
+	checkAskShape(t, r.data)
 	if r.isError || r.data["answer"] != "" || r.data["notice"] == "" || len(r.data["citations"].([]any)) != 0 {
 		t.Fatalf("a question nothing answers: %s", r.text)
 	}
