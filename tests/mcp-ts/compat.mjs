@@ -33,7 +33,7 @@ async function exercise(label, transport, word) {
   if (found.isError || top?.title !== word || top.snippet.includes("«") || !marked.includes(word)) fail(`${label}: search ${JSON.stringify(found)}`);
   if (found.structuredContent.embedder?.actual_provider === undefined) fail(`${label}: no embedder block`);
   // knowledge ask: a cited answer, every citation pointing at a passage with its lines.
-  const asked = await client.callTool({ name: "knowledge", arguments: { action: "ask", question: `Where does the ${word} live?`, max_passages: 4 } });
+  const asked = await client.callTool({ name: "knowledge", arguments: { action: "ask", question: `What is the ${word}?`, max_passages: 4 } });
   const a = asked.structuredContent;
   if (asked.isError || typeof a?.answer !== "string" || !Array.isArray(a.citations) || !Array.isArray(a.facts) || !Array.isArray(a.unsupported) ||
       !["extractive", "llm"].includes(a.mode)) fail(`${label}: ask shape ${JSON.stringify(asked)}`);
