@@ -148,7 +148,7 @@ test("ask: an answer with a citation that opens the passage, highlighted, and Sa
   await shot("k3-ask-saved");
   // The same question again: the same document, said so.
   const again = await callAPI("Ask", { question: QUESTION, persist: true });
-  assert.equal(again.document_id, docID);
+  assert.equal(again.document_id, docID, JSON.stringify(again));
   assert.equal(again.created, false);
 });
 
@@ -243,8 +243,9 @@ test("health: the report is published as a document; marking one invoice as corr
   await f.waitFor({ timeout: 10000 });
   assert.equal((await f.locator("h2").innerText()).trim(), title);
   const id = await f.getAttribute("data-finding-id");
-  const fix = f.locator('[data-testid="finding-fix"][data-action="create_relationship"]', { hasText: "corrected" }).first();
-  assert.match(await fix.innerText(), /mark .* as correcting/);
+  // The corrected invoice corrects the first: keep its amount.
+  const fix = f.locator('[data-testid="finding-fix"][data-action="create_relationship"]', { hasText: "Keep 1540" });
+  assert.match(await fix.innerText(), /^Keep 1540: mark acme-invoice-march-corrected\.md as correcting acme-invoice-march\.md$/);
   await fix.click();
   await byId("fix-resolved").first().waitFor({ timeout: 15000 });
   await page.locator(`[data-finding-id="${id}"]`).waitFor({ state: "detached", timeout: 10000 });
