@@ -42,7 +42,7 @@ func (missingLinks) Affected(ctx context.Context, env Env, dirty []string) ([]st
 // namingAffected is the dirty entities, plus the documents (by entity) that mention a dirty
 // entity or hold the name of a dirty named one.
 func namingAffected(ctx context.Context, env Env, dirty []string) ([]string, error) {
-	ment, err := store.LintMentionsOf(ctx, env.Q, dirty, nil)
+	ment, err := mentionsOf(ctx, env, dirty, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +50,7 @@ func namingAffected(ctx context.Context, env Env, dirty []string) ([]string, err
 	for _, m := range ment {
 		docIDs = append(docIDs, m.DocumentID)
 	}
-	ents, err := store.LintEntities(ctx, env.Q, dirty, nil)
+	ents, err := entitiesOf(ctx, env, dirty, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +70,7 @@ func namingAffected(ctx context.Context, env Env, dirty []string) ([]string, err
 	}
 	out := dirty
 	if len(docIDs) > 0 {
-		docs, err := store.LintDocsByID(ctx, env.Q, union(docIDs))
+		docs, err := docsByID(ctx, env, union(docIDs))
 		if err != nil {
 			return nil, err
 		}
@@ -84,7 +84,7 @@ func namingAffected(ctx context.Context, env Env, dirty []string) ([]string, err
 // namedIn finds the named entities the text of documents (nil: every live document) holds by
 // name (nameForms), calling fn for each place; it returns the entities it read, by ID.
 func namedIn(ctx context.Context, env Env, docIDs []string, fn func(docID string, ordinal int, f nameForm)) (map[string]store.LintEntity, error) {
-	all, err := store.LintEntities(ctx, env.Q, nil, nil)
+	all, err := entitiesOf(ctx, env, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -227,7 +227,7 @@ type candidate struct {
 }
 
 func (c missingLinks) Check(ctx context.Context, env Env, subjects []string) ([]Finding, error) {
-	docList, err := store.LintDocsByEntity(ctx, env.Q, subjects)
+	docList, err := docsByEntity(ctx, env, subjects)
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +273,7 @@ func (c missingLinks) Check(ctx context.Context, env Env, subjects []string) ([]
 		return nil, err
 	}
 	isDeclared := setOf(declared)
-	ment, err := store.LintMentionsOf(ctx, env.Q, nil, docEnts) // docEnts nil: every mention
+	ment, err := mentionsOf(ctx, env, nil, docEnts) // docEnts nil: every mention
 	if err != nil {
 		return nil, err
 	}
@@ -295,7 +295,7 @@ func (c missingLinks) Check(ctx context.Context, env Env, subjects []string) ([]
 	for _, cd := range cands {
 		candDocEnts = append(candDocEnts, docs[cd.docID].EntityID)
 	}
-	links, err := store.LintLinksOf(ctx, env.Q, union(candDocEnts), nil)
+	links, err := linksOf(ctx, env, union(candDocEnts), nil)
 	if err != nil {
 		return nil, err
 	}

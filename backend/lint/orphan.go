@@ -24,7 +24,7 @@ func (orphans) Affected(ctx context.Context, env Env, dirty []string) ([]string,
 }
 
 func (orphans) Check(ctx context.Context, env Env, subjects []string) ([]Finding, error) {
-	ents, err := store.LintEntities(ctx, env.Q, subjects, nil)
+	ents, err := entitiesOf(ctx, env, subjects, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -38,7 +38,7 @@ func (orphans) Check(ctx context.Context, env Env, subjects []string) ([]Finding
 	if subjects == nil {
 		ids = nil
 	}
-	links, err := store.LintLinksOf(ctx, env.Q, ids, nil)
+	links, err := linksOf(ctx, env, ids, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +46,7 @@ func (orphans) Check(ctx context.Context, env Env, subjects []string) ([]Finding
 	for _, l := range links {
 		linked[l.Source], linked[l.Target] = true, true
 	}
-	docList, err := store.LintDocsByEntity(ctx, env.Q, ids)
+	docList, err := docsByEntity(ctx, env, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +54,7 @@ func (orphans) Check(ctx context.Context, env Env, subjects []string) ([]Finding
 	for i := range docList {
 		docs[docList[i].EntityID] = &docList[i]
 	}
-	ment, err := store.LintMentionsOf(ctx, env.Q, ids, ids)
+	ment, err := mentionsOf(ctx, env, ids, ids)
 	if err != nil {
 		return nil, err
 	}

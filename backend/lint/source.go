@@ -401,7 +401,7 @@ func loadSources(ctx context.Context, env Env, obs []store.LintObservation) (*so
 	}
 	out := &sources{docs: map[string]*store.LintDoc{}, primary: map[string]string{}}
 	if len(want) > 0 {
-		list, err := store.LintDocsByID(ctx, env.Q, want)
+		list, err := docsByID(ctx, env, want)
 		if err != nil {
 			return nil, err
 		}

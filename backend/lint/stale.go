@@ -35,11 +35,11 @@ func (staleValues) Affected(ctx context.Context, env Env, dirty []string) ([]str
 	if err != nil {
 		return nil, err
 	}
-	links, err := store.LintLinksOf(ctx, env.Q, dirty, nil)
+	links, err := linksOf(ctx, env, dirty, nil)
 	if err != nil {
 		return nil, err
 	}
-	ment, err := store.LintMentionsOf(ctx, env.Q, nil, dirty)
+	ment, err := mentionsOf(ctx, env, nil, dirty)
 	if err != nil {
 		return nil, err
 	}
@@ -209,11 +209,11 @@ func referringDocs(ctx context.Context, env Env, ents []string) (map[string][]me
 	if len(ents) == 0 {
 		return out, nil
 	}
-	links, err := store.LintLinksOf(ctx, env.Q, ents, nil)
+	links, err := linksOf(ctx, env, ents, nil)
 	if err != nil {
 		return nil, err
 	}
-	ment, err := store.LintMentionsOf(ctx, env.Q, ents, nil)
+	ment, err := mentionsOf(ctx, env, ents, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -237,7 +237,7 @@ func referringDocs(ctx context.Context, env Env, ents []string) (map[string][]me
 	byEnt := map[string]*store.LintDoc{}
 	byID := map[string]*store.LintDoc{}
 	if len(docEnts) > 0 {
-		list, err := store.LintDocsByEntity(ctx, env.Q, union(docEnts))
+		list, err := docsByEntity(ctx, env, union(docEnts))
 		if err != nil {
 			return nil, err
 		}
@@ -246,7 +246,7 @@ func referringDocs(ctx context.Context, env Env, ents []string) (map[string][]me
 		}
 	}
 	if len(docIDs) > 0 {
-		list, err := store.LintDocsByID(ctx, env.Q, union(docIDs))
+		list, err := docsByID(ctx, env, union(docIDs))
 		if err != nil {
 			return nil, err
 		}
@@ -310,7 +310,7 @@ func (staleVersions) Version() string { return "1" }
 
 // Affected: dirty documents and the documents a dirty one is a near-duplicate of (or of which).
 func (staleVersions) Affected(ctx context.Context, env Env, dirty []string) ([]string, error) {
-	links, err := store.LintLinksOf(ctx, env.Q, dirty, []string{"DUPLICATE_OF"})
+	links, err := linksOf(ctx, env, dirty, []string{"DUPLICATE_OF"})
 	if err != nil {
 		return nil, err
 	}
@@ -322,7 +322,7 @@ func (staleVersions) Affected(ctx context.Context, env Env, dirty []string) ([]s
 }
 
 func (staleVersions) Check(ctx context.Context, env Env, subjects []string) ([]Finding, error) {
-	links, err := store.LintLinksOf(ctx, env.Q, subjects, []string{"DUPLICATE_OF", "SUPERSEDES", "CORRECTS"})
+	links, err := linksOf(ctx, env, subjects, []string{"DUPLICATE_OF", "SUPERSEDES", "CORRECTS"})
 	if err != nil {
 		return nil, err
 	}
@@ -340,7 +340,7 @@ func (staleVersions) Check(ctx context.Context, env Env, subjects []string) ([]F
 	if len(pairs) == 0 {
 		return nil, nil
 	}
-	list, err := store.LintDocsByEntity(ctx, env.Q, union(ends))
+	list, err := docsByEntity(ctx, env, union(ends))
 	if err != nil {
 		return nil, err
 	}

@@ -27,11 +27,11 @@ func (undocumented) Version() string { return "1" }
 // Affected: dirty concepts, and the concepts a dirty document mentions or links to (it may
 // have gained a heading, a title or a definition).
 func (undocumented) Affected(ctx context.Context, env Env, dirty []string) ([]string, error) {
-	ment, err := store.LintMentionsOf(ctx, env.Q, dirty, dirty)
+	ment, err := mentionsOf(ctx, env, dirty, dirty)
 	if err != nil {
 		return nil, err
 	}
-	links, err := store.LintLinksOf(ctx, env.Q, dirty, nil)
+	links, err := linksOf(ctx, env, dirty, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +53,7 @@ type use struct {
 }
 
 func (c undocumented) Check(ctx context.Context, env Env, subjects []string) ([]Finding, error) {
-	concepts, err := store.LintEntities(ctx, env.Q, subjects, []string{"concept"})
+	concepts, err := entitiesOf(ctx, env, subjects, []string{"concept"})
 	if err != nil {
 		return nil, err
 	}
@@ -67,11 +67,11 @@ func (c undocumented) Check(ctx context.Context, env Env, subjects []string) ([]
 	if subjects == nil {
 		ids = nil
 	}
-	ment, err := store.LintMentionsOf(ctx, env.Q, ids, nil)
+	ment, err := mentionsOf(ctx, env, ids, nil)
 	if err != nil {
 		return nil, err
 	}
-	links, err := store.LintLinksOf(ctx, env.Q, ids, nil)
+	links, err := linksOf(ctx, env, ids, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +85,7 @@ func (c undocumented) Check(ctx context.Context, env Env, subjects []string) ([]
 	byID := map[string]*store.LintDoc{}
 	byEnt := map[string]*store.LintDoc{}
 	if len(docIDs) > 0 {
-		list, err := store.LintDocsByID(ctx, env.Q, union(docIDs))
+		list, err := docsByID(ctx, env, union(docIDs))
 		if err != nil {
 			return nil, err
 		}
@@ -94,7 +94,7 @@ func (c undocumented) Check(ctx context.Context, env Env, subjects []string) ([]
 		}
 	}
 	if len(docEnts) > 0 {
-		list, err := store.LintDocsByEntity(ctx, env.Q, union(docEnts))
+		list, err := docsByEntity(ctx, env, union(docEnts))
 		if err != nil {
 			return nil, err
 		}
@@ -214,7 +214,7 @@ func (undocumented) explained(ctx context.Context, env Env, e store.LintEntity, 
 		}
 		re := definition(k)
 		for _, h := range hits {
-			d, err := store.LintDocsByID(ctx, env.Q, []string{h.DocumentID})
+			d, err := docsByID(ctx, env, []string{h.DocumentID})
 			if err != nil {
 				return false, err
 			}
