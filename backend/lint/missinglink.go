@@ -42,7 +42,7 @@ func (missingLinks) Affected(ctx context.Context, env Env, dirty []string) ([]st
 // namingAffected is the dirty entities, plus the documents (by entity) that mention a dirty
 // entity or hold the name of a dirty named one.
 func namingAffected(ctx context.Context, env Env, dirty []string) ([]string, error) {
-	ment, err := mentionsOf(ctx, env, dirty, nil)
+	ment, err := store.LintMentionsOf(ctx, env.Q, dirty, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -267,23 +267,33 @@ func (c missingLinks) Check(ctx context.Context, env Env, subjects []string) ([]
 	if err != nil {
 		return nil, err
 	}
-	// Persons by the addresses texts hold, and declared concepts by their names.
+	// Persons by the addresses texts hold, and declared concepts of two words or more by
+	// their names: the enrichment recorded both as mentions.
 	declared, err := store.DeclaredConcepts(ctx, env.Q)
 	if err != nil {
 		return nil, err
 	}
-	isDeclared := setOf(declared)
-	ment, err := mentionsOf(ctx, env, nil, docEnts) // docEnts nil: every mention
+	multi := []string{}
+	for _, id := range declared {
+		if e, ok := ents[id]; ok && len(tokens(e.Name)) >= 2 {
+			multi = append(multi, id)
+		}
+	}
+	emails, err := store.LintMentions(ctx, env.Q, store.MentionFilter{DocEntities: docEnts, Sources: []string{"email"}})
 	if err != nil {
 		return nil, err
 	}
-	for _, mn := range ment {
+	texts, err := store.LintMentions(ctx, env.Q, store.MentionFilter{Entities: multi, Sources: []string{"text"}})
+	if err != nil {
+		return nil, err
+	}
+	for _, mn := range append(emails, texts...) {
 		e, ok := ents[mn.EntityID]
 		switch {
 		case !ok:
 		case mn.Source == "email" && e.EntityType == "person":
 			add(mn.DocumentID, e.EntityID, mn.Ordinal, []string{e.Name})
-		case mn.Source == "text" && e.EntityType == "concept" && isDeclared != nil && isDeclared[e.EntityID] && len(tokens(e.Name)) >= 2:
+		case mn.Source == "text" && e.EntityType == "concept":
 			add(mn.DocumentID, e.EntityID, mn.Ordinal, append([]string{e.Name}, e.Aliases...))
 		}
 	}

@@ -54,7 +54,25 @@ func (orphans) Check(ctx context.Context, env Env, subjects []string) ([]Finding
 	for i := range docList {
 		docs[docList[i].EntityID] = &docList[i]
 	}
-	ment, err := mentionsOf(ctx, env, ids, ids)
+	// Only what no link reaches can be an orphan: read the mentions and observations of those.
+	var loose, looseDocs []string
+	for _, e := range ents {
+		if linked[e.EntityID] {
+			continue
+		}
+		if e.EntityType == "document" {
+			looseDocs = append(looseDocs, e.EntityID)
+		} else {
+			loose = append(loose, e.EntityID)
+		}
+	}
+	if loose == nil {
+		loose = []string{}
+	}
+	if looseDocs == nil {
+		looseDocs = []string{}
+	}
+	ment, err := store.LintMentions(ctx, env.Q, store.MentionFilter{Entities: loose, DocEntities: looseDocs})
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +91,7 @@ func (orphans) Check(ctx context.Context, env Env, subjects []string) ([]Finding
 			names[de] = true
 		}
 	}
-	obs, err := store.LintObservations(ctx, env.Q, ids, notObserved)
+	obs, err := store.LintObservations(ctx, env.Q, loose, notObserved)
 	if err != nil {
 		return nil, err
 	}

@@ -39,7 +39,7 @@ func (staleValues) Affected(ctx context.Context, env Env, dirty []string) ([]str
 	if err != nil {
 		return nil, err
 	}
-	ment, err := mentionsOf(ctx, env, nil, dirty)
+	ment, err := store.LintMentionsOf(ctx, env.Q, nil, dirty)
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +213,7 @@ func referringDocs(ctx context.Context, env Env, ents []string) (map[string][]me
 	if err != nil {
 		return nil, err
 	}
-	ment, err := mentionsOf(ctx, env, ents, nil)
+	ment, err := store.LintMentionsOf(ctx, env.Q, ents, nil)
 	if err != nil {
 		return nil, err
 	}

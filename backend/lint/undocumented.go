@@ -27,7 +27,7 @@ func (undocumented) Version() string { return "1" }
 // Affected: dirty concepts, and the concepts a dirty document mentions or links to (it may
 // have gained a heading, a title or a definition).
 func (undocumented) Affected(ctx context.Context, env Env, dirty []string) ([]string, error) {
-	ment, err := mentionsOf(ctx, env, dirty, dirty)
+	ment, err := store.LintMentionsOf(ctx, env.Q, dirty, dirty)
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +67,9 @@ func (c undocumented) Check(ctx context.Context, env Env, subjects []string) ([]
 	if subjects == nil {
 		ids = nil
 	}
-	ment, err := mentionsOf(ctx, env, ids, nil)
+	// A passing mention of the name in a text is not a use of the concept ("a legal entity"
+	// does not use the tag legal): tags, hashtags, keywords and headings are.
+	ment, err := store.LintMentions(ctx, env.Q, store.MentionFilter{Entities: ids, Sources: []string{"tag", "hashtag", "keyword", "heading"}})
 	if err != nil {
 		return nil, err
 	}
@@ -121,11 +123,7 @@ func (c undocumented) Check(ctx context.Context, env Env, subjects []string) ([]
 		u.heading = u.heading || heading
 	}
 	for _, m := range ment {
-		// A passing mention of the name in a text is not a use of the concept ("a legal
-		// entity" does not use the tag legal): tags, hashtags, keywords and headings are.
-		if m.Source != "text" && m.Source != "email" {
-			note(m.EntityID, byID[m.DocumentID], m.Ordinal, m.Source == "heading")
-		}
+		note(m.EntityID, byID[m.DocumentID], m.Ordinal, m.Source == "heading")
 	}
 	for _, l := range links {
 		if d := byEnt[l.Source]; d != nil {
