@@ -26,7 +26,7 @@ type contradictions struct{}
 
 func (contradictions) Name() string    { return "contradiction" }
 func (contradictions) Kind() string    { return Contradiction }
-func (contradictions) Version() string { return "1" }
+func (contradictions) Version() string { return "2" }
 
 // Affected: an entity whose observations changed, and the entities observed by a document that
 // changed (a new version, removed, linked as correcting another).

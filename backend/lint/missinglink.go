@@ -28,7 +28,7 @@ type missingLinks struct{}
 
 func (missingLinks) Name() string    { return "missing-link" }
 func (missingLinks) Kind() string    { return MissingLink }
-func (missingLinks) Version() string { return "1" }
+func (missingLinks) Version() string { return "2" }
 
 // nameless are the types whose names are not names.
 var nameless = []string{"document", "concept", "line_item"}

@@ -22,7 +22,7 @@ const minUses = 3
 
 func (undocumented) Name() string    { return "undocumented-concept" }
 func (undocumented) Kind() string    { return UndocumentedConcept }
-func (undocumented) Version() string { return "1" }
+func (undocumented) Version() string { return "2" }
 
 // Affected: dirty concepts, and the concepts a dirty document mentions or links to (it may
 // have gained a heading, a title or a definition).
