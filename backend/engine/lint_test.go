@@ -303,7 +303,7 @@ func TestLintFindsWhatWasPlanted(t *testing.T) {
 	if staleValue.EntityName != "Globex Ltd" || !strings.Contains(staleValue.Title, "161 days newer") {
 		t.Errorf("stale value: %s", staleValue.Title)
 	}
-	if !strings.Contains(staleDoc.Title, "plan.md has a newer version: plan-v2.md") || !hasFix(*staleDoc, "create_relationship", "SUPERSEDES") {
+	if !strings.Contains(staleDoc.Title, "plans/plan.md has a newer version: plans/plan-v2.md") || !hasFix(*staleDoc, "create_relationship", "SUPERSEDES") {
 		t.Errorf("stale document: %s %+v", staleDoc.Title, staleDoc.Fixes)
 	}
 
@@ -325,7 +325,7 @@ func TestLintFindsWhatWasPlanted(t *testing.T) {
 		orphans = append(orphans, f.EntityName)
 	}
 	slices.Sort(orphans)
-	if !slices.Equal(orphans, []string{"Card payment, bakery", "lonely.txt"}) {
+	if !slices.Equal(orphans, []string{"Card payment, bakery", "misc/lonely.txt"}) {
 		t.Fatalf("orphans: %v", orphans)
 	}
 
@@ -501,7 +501,7 @@ func TestLintFixesResolveIncrementally(t *testing.T) {
 	waitEnriched(t, e)
 	gone := runLint(t, e, engine.LintRequest{})
 	for _, f := range gone.Findings {
-		if f.EntityName == "lonely.txt" {
+		if f.EntityName == "misc/lonely.txt" {
 			t.Errorf("a removed document still has a finding: %s", f.Title)
 		}
 	}

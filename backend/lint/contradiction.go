@@ -26,7 +26,7 @@ type contradictions struct{}
 
 func (contradictions) Name() string    { return "contradiction" }
 func (contradictions) Kind() string    { return Contradiction }
-func (contradictions) Version() string { return "1" }
+func (contradictions) Version() string { return "2" }
 
 // Affected: an entity whose observations changed, and the entities observed by a document that
 // changed (a new version, removed, linked as correcting another).
@@ -54,6 +54,17 @@ type observedData struct {
 }
 
 func loadObserved(ctx context.Context, env Env, subjects []string) (*observedData, error) {
+	if subjects == nil && env.memo != nil && env.memo.observed != nil {
+		return env.memo.observed, nil
+	}
+	d, err := readObserved(ctx, env, subjects)
+	if err == nil && subjects == nil && env.memo != nil {
+		env.memo.observed = d
+	}
+	return d, err
+}
+
+func readObserved(ctx context.Context, env Env, subjects []string) (*observedData, error) {
 	list, err := store.LintObservations(ctx, env.Q, subjects, notObserved)
 	if err != nil {
 		return nil, err
@@ -67,10 +78,10 @@ func loadObserved(ctx context.Context, env Env, subjects []string) (*observedDat
 		ents = append(ents, id)
 	}
 	slices.Sort(ents)
-	if d.entities, err = store.LintEntities(ctx, env.Q, ents, nil); err != nil {
+	if d.entities, err = entitiesOf(ctx, env, ents, nil); err != nil {
 		return nil, err
 	}
-	links, err := store.LintLinksOf(ctx, env.Q, nil, correcting)
+	links, err := linksOf(ctx, env, nil, correcting)
 	if err != nil {
 		return nil, err
 	}

@@ -151,6 +151,8 @@ type Env struct {
 	// PrimaryType is the type of a capability's primary entity (its first: the invoice of an
 	// invoice payload), "" for an unknown capability.
 	PrimaryType func(capability string) string
+
+	memo *memo // a full run's reads of the whole store, shared by its checks
 }
 
 // Check finds one kind of finding.

@@ -28,7 +28,7 @@ type missingLinks struct{}
 
 func (missingLinks) Name() string    { return "missing-link" }
 func (missingLinks) Kind() string    { return MissingLink }
-func (missingLinks) Version() string { return "1" }
+func (missingLinks) Version() string { return "2" }
 
 // nameless are the types whose names are not names.
 var nameless = []string{"document", "concept", "line_item"}
@@ -50,7 +50,7 @@ func namingAffected(ctx context.Context, env Env, dirty []string) ([]string, err
 	for _, m := range ment {
 		docIDs = append(docIDs, m.DocumentID)
 	}
-	ents, err := store.LintEntities(ctx, env.Q, dirty, nil)
+	ents, err := entitiesOf(ctx, env, dirty, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +70,7 @@ func namingAffected(ctx context.Context, env Env, dirty []string) ([]string, err
 	}
 	out := dirty
 	if len(docIDs) > 0 {
-		docs, err := store.LintDocsByID(ctx, env.Q, union(docIDs))
+		docs, err := docsByID(ctx, env, union(docIDs))
 		if err != nil {
 			return nil, err
 		}
@@ -84,7 +84,7 @@ func namingAffected(ctx context.Context, env Env, dirty []string) ([]string, err
 // namedIn finds the named entities the text of documents (nil: every live document) holds by
 // name (nameForms), calling fn for each place; it returns the entities it read, by ID.
 func namedIn(ctx context.Context, env Env, docIDs []string, fn func(docID string, ordinal int, f nameForm)) (map[string]store.LintEntity, error) {
-	all, err := store.LintEntities(ctx, env.Q, nil, nil)
+	all, err := entitiesOf(ctx, env, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -227,7 +227,7 @@ type candidate struct {
 }
 
 func (c missingLinks) Check(ctx context.Context, env Env, subjects []string) ([]Finding, error) {
-	docList, err := store.LintDocsByEntity(ctx, env.Q, subjects)
+	docList, err := docsByEntity(ctx, env, subjects)
 	if err != nil {
 		return nil, err
 	}
@@ -267,23 +267,33 @@ func (c missingLinks) Check(ctx context.Context, env Env, subjects []string) ([]
 	if err != nil {
 		return nil, err
 	}
-	// Persons by the addresses texts hold, and declared concepts by their names.
+	// Persons by the addresses texts hold, and declared concepts of two words or more by
+	// their names: the enrichment recorded both as mentions.
 	declared, err := store.DeclaredConcepts(ctx, env.Q)
 	if err != nil {
 		return nil, err
 	}
-	isDeclared := setOf(declared)
-	ment, err := store.LintMentionsOf(ctx, env.Q, nil, docEnts) // docEnts nil: every mention
+	multi := []string{}
+	for _, id := range declared {
+		if e, ok := ents[id]; ok && len(tokens(e.Name)) >= 2 {
+			multi = append(multi, id)
+		}
+	}
+	emails, err := store.LintMentions(ctx, env.Q, store.MentionFilter{DocEntities: docEnts, Sources: []string{"email"}})
 	if err != nil {
 		return nil, err
 	}
-	for _, mn := range ment {
+	texts, err := store.LintMentions(ctx, env.Q, store.MentionFilter{Entities: multi, Sources: []string{"text"}})
+	if err != nil {
+		return nil, err
+	}
+	for _, mn := range append(emails, texts...) {
 		e, ok := ents[mn.EntityID]
 		switch {
 		case !ok:
 		case mn.Source == "email" && e.EntityType == "person":
 			add(mn.DocumentID, e.EntityID, mn.Ordinal, []string{e.Name})
-		case mn.Source == "text" && e.EntityType == "concept" && isDeclared != nil && isDeclared[e.EntityID] && len(tokens(e.Name)) >= 2:
+		case mn.Source == "text" && e.EntityType == "concept":
 			add(mn.DocumentID, e.EntityID, mn.Ordinal, append([]string{e.Name}, e.Aliases...))
 		}
 	}
@@ -295,7 +305,7 @@ func (c missingLinks) Check(ctx context.Context, env Env, subjects []string) ([]
 	for _, cd := range cands {
 		candDocEnts = append(candDocEnts, docs[cd.docID].EntityID)
 	}
-	links, err := store.LintLinksOf(ctx, env.Q, union(candDocEnts), nil)
+	links, err := linksOf(ctx, env, union(candDocEnts), nil)
 	if err != nil {
 		return nil, err
 	}

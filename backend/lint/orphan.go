@@ -14,7 +14,7 @@ type orphans struct{}
 
 func (orphans) Name() string    { return "orphan" }
 func (orphans) Kind() string    { return Orphan }
-func (orphans) Version() string { return "1" }
+func (orphans) Version() string { return "2" }
 
 // Affected: the dirty entities (their links, mentions and observations are what the check
 // reads, and each of those marks the entity when it changes), and the documents that name a
@@ -24,7 +24,7 @@ func (orphans) Affected(ctx context.Context, env Env, dirty []string) ([]string,
 }
 
 func (orphans) Check(ctx context.Context, env Env, subjects []string) ([]Finding, error) {
-	ents, err := store.LintEntities(ctx, env.Q, subjects, nil)
+	ents, err := entitiesOf(ctx, env, subjects, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -38,7 +38,7 @@ func (orphans) Check(ctx context.Context, env Env, subjects []string) ([]Finding
 	if subjects == nil {
 		ids = nil
 	}
-	links, err := store.LintLinksOf(ctx, env.Q, ids, nil)
+	links, err := linksOf(ctx, env, ids, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +46,7 @@ func (orphans) Check(ctx context.Context, env Env, subjects []string) ([]Finding
 	for _, l := range links {
 		linked[l.Source], linked[l.Target] = true, true
 	}
-	docList, err := store.LintDocsByEntity(ctx, env.Q, ids)
+	docList, err := docsByEntity(ctx, env, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +54,25 @@ func (orphans) Check(ctx context.Context, env Env, subjects []string) ([]Finding
 	for i := range docList {
 		docs[docList[i].EntityID] = &docList[i]
 	}
-	ment, err := store.LintMentionsOf(ctx, env.Q, ids, ids)
+	// Only what no link reaches can be an orphan: read the mentions and observations of those.
+	var loose, looseDocs []string
+	for _, e := range ents {
+		if linked[e.EntityID] {
+			continue
+		}
+		if e.EntityType == "document" {
+			looseDocs = append(looseDocs, e.EntityID)
+		} else {
+			loose = append(loose, e.EntityID)
+		}
+	}
+	if loose == nil {
+		loose = []string{}
+	}
+	if looseDocs == nil {
+		looseDocs = []string{}
+	}
+	ment, err := store.LintMentions(ctx, env.Q, store.MentionFilter{Entities: loose, DocEntities: looseDocs})
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +91,7 @@ func (orphans) Check(ctx context.Context, env Env, subjects []string) ([]Finding
 			names[de] = true
 		}
 	}
-	obs, err := store.LintObservations(ctx, env.Q, ids, notObserved)
+	obs, err := store.LintObservations(ctx, env.Q, loose, notObserved)
 	if err != nil {
 		return nil, err
 	}

@@ -56,6 +56,7 @@ func Run(ctx context.Context, env Env, checks []Check, full bool) (Checked, erro
 	}
 	out.Full = full
 	if full {
+		env.memo = newMemo()
 		if err := store.DeleteAllLintFindings(ctx, env.Q); err != nil {
 			return out, err
 		}

@@ -321,10 +321,11 @@ func lineHolding(c store.Chunk, line int, want []string) (int, string) {
 	return best, lines[best]
 }
 
-// name is how a finding names a document: its file name (or title for a stored text).
+// docName is how a finding names a document: its folder and file name (or title for a stored
+// text). The folder tells apart the many README.Debian and copyright files of /usr/share/doc.
 func docName(d *store.LintDoc) string {
 	if d.Path != "" {
-		return filepath.Base(d.Path)
+		return shortPath(d.Path)
 	}
 	if d.Title != "" {
 		return d.Title
@@ -340,13 +341,22 @@ func sourceName(s source) string {
 	return "agent " + s.name
 }
 
+// shortPath is a file's folder and name: /usr/share/doc/tar/README.Debian → tar/README.Debian.
+func shortPath(p string) string {
+	dir := filepath.Base(filepath.Dir(p))
+	if dir == "." || dir == string(filepath.Separator) {
+		return filepath.Base(p)
+	}
+	return dir + "/" + filepath.Base(p)
+}
+
 // where is a finding's "file:line" (or "file p.N", or "agent NAME") for a piece of evidence.
 func where(e Evidence) string {
 	n := e.Path
 	if n == "" {
 		n = e.Title
 	} else {
-		n = filepath.Base(n)
+		n = shortPath(n)
 	}
 	if n == "" && e.Source != "" {
 		return "agent " + e.Source
@@ -401,7 +411,7 @@ func loadSources(ctx context.Context, env Env, obs []store.LintObservation) (*so
 	}
 	out := &sources{docs: map[string]*store.LintDoc{}, primary: map[string]string{}}
 	if len(want) > 0 {
-		list, err := store.LintDocsByID(ctx, env.Q, want)
+		list, err := docsByID(ctx, env, want)
 		if err != nil {
 			return nil, err
 		}

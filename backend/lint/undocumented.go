@@ -22,7 +22,7 @@ const minUses = 3
 
 func (undocumented) Name() string    { return "undocumented-concept" }
 func (undocumented) Kind() string    { return UndocumentedConcept }
-func (undocumented) Version() string { return "1" }
+func (undocumented) Version() string { return "2" }
 
 // Affected: dirty concepts, and the concepts a dirty document mentions or links to (it may
 // have gained a heading, a title or a definition).
@@ -31,7 +31,7 @@ func (undocumented) Affected(ctx context.Context, env Env, dirty []string) ([]st
 	if err != nil {
 		return nil, err
 	}
-	links, err := store.LintLinksOf(ctx, env.Q, dirty, nil)
+	links, err := linksOf(ctx, env, dirty, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +53,7 @@ type use struct {
 }
 
 func (c undocumented) Check(ctx context.Context, env Env, subjects []string) ([]Finding, error) {
-	concepts, err := store.LintEntities(ctx, env.Q, subjects, []string{"concept"})
+	concepts, err := entitiesOf(ctx, env, subjects, []string{"concept"})
 	if err != nil {
 		return nil, err
 	}
@@ -67,11 +67,13 @@ func (c undocumented) Check(ctx context.Context, env Env, subjects []string) ([]
 	if subjects == nil {
 		ids = nil
 	}
-	ment, err := store.LintMentionsOf(ctx, env.Q, ids, nil)
+	// A passing mention of the name in a text is not a use of the concept ("a legal entity"
+	// does not use the tag legal): tags, hashtags, keywords and headings are.
+	ment, err := store.LintMentions(ctx, env.Q, store.MentionFilter{Entities: ids, Sources: []string{"tag", "hashtag", "keyword", "heading"}})
 	if err != nil {
 		return nil, err
 	}
-	links, err := store.LintLinksOf(ctx, env.Q, ids, nil)
+	links, err := linksOf(ctx, env, ids, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +87,7 @@ func (c undocumented) Check(ctx context.Context, env Env, subjects []string) ([]
 	byID := map[string]*store.LintDoc{}
 	byEnt := map[string]*store.LintDoc{}
 	if len(docIDs) > 0 {
-		list, err := store.LintDocsByID(ctx, env.Q, union(docIDs))
+		list, err := docsByID(ctx, env, union(docIDs))
 		if err != nil {
 			return nil, err
 		}
@@ -94,7 +96,7 @@ func (c undocumented) Check(ctx context.Context, env Env, subjects []string) ([]
 		}
 	}
 	if len(docEnts) > 0 {
-		list, err := store.LintDocsByEntity(ctx, env.Q, union(docEnts))
+		list, err := docsByEntity(ctx, env, union(docEnts))
 		if err != nil {
 			return nil, err
 		}
@@ -121,11 +123,7 @@ func (c undocumented) Check(ctx context.Context, env Env, subjects []string) ([]
 		u.heading = u.heading || heading
 	}
 	for _, m := range ment {
-		// A passing mention of the name in a text is not a use of the concept ("a legal
-		// entity" does not use the tag legal): tags, hashtags, keywords and headings are.
-		if m.Source != "text" && m.Source != "email" {
-			note(m.EntityID, byID[m.DocumentID], m.Ordinal, m.Source == "heading")
-		}
+		note(m.EntityID, byID[m.DocumentID], m.Ordinal, m.Source == "heading")
 	}
 	for _, l := range links {
 		if d := byEnt[l.Source]; d != nil {
@@ -214,7 +212,7 @@ func (undocumented) explained(ctx context.Context, env Env, e store.LintEntity, 
 		}
 		re := definition(k)
 		for _, h := range hits {
-			d, err := store.LintDocsByID(ctx, env.Q, []string{h.DocumentID})
+			d, err := docsByID(ctx, env, []string{h.DocumentID})
 			if err != nil {
 				return false, err
 			}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -404,15 +405,53 @@ func LintLinksOf(ctx context.Context, q Q, ids []string, types []string) ([]Lint
 // documents whose entities are docEntities (both nil: every mention), by entity, document,
 // ordinal.
 func LintMentionsOf(ctx context.Context, q Q, ids, docEntities []string) ([]Mention, error) {
-	cond := "1"
-	var args []any
-	if ids != nil || docEntities != nil {
-		cond = "(m.entity_id IN (SELECT value FROM json_each(?)) OR d.entity_id IN (SELECT value FROM json_each(?)))"
-		args = []any{idList(ids), idList(docEntities)}
+	return LintMentions(ctx, q, MentionFilter{Entities: ids, DocEntities: docEntities})
+}
+
+// MentionFilter selects mention rows: of Entities or in the documents DocEntities (either
+// list; both nil: any), from one of Sources (nil: any).
+type MentionFilter struct {
+	Entities, DocEntities, Sources []string
+}
+
+// LintMentions reads the mention rows f selects, in live documents, by entity, document,
+// ordinal. Each list is its own indexed look-up (an OR of the two made SQLite scan every row).
+func LintMentions(ctx context.Context, q Q, f MentionFilter) ([]Mention, error) {
+	src, sargs := "", []any{}
+	if f.Sources != nil {
+		// Literal names, not a JSON list: only then does SQLite use entity_mentions_declared
+		// (0013) for sources other than text (7 ms instead of 225 ms at 10,000 notes).
+		quoted := make([]string, len(f.Sources))
+		for i, s := range f.Sources {
+			quoted[i] = "'" + strings.ReplaceAll(s, "'", "''") + "'"
+		}
+		src = " AND m.source IN (" + strings.Join(quoted, ", ") + ")"
+		if !slices.Contains(f.Sources, "text") {
+			src += " AND m.source <> 'text'"
+		}
 	}
-	return scanMentions(ctx, q, `SELECT m.entity_id, m.document_id, m.ordinal, m.source, m.passage FROM entity_mentions m
-		JOIN documents d ON d.document_id = m.document_id AND d.status IN ('analyzed', 'semantic')
-		WHERE `+cond+` ORDER BY m.entity_id, m.document_id, m.ordinal`, args...)
+	const cols = `SELECT m.entity_id, m.document_id, m.ordinal, m.source, m.passage`
+	const live = ` AND d.status IN ('analyzed', 'semantic')`
+	var parts []string
+	var args []any
+	// CROSS JOIN fixes the loop order: left to itself SQLite walked every live document and
+	// looked up its mentions (0.73 s for the mentions of 262 concepts at 10,000 notes; 0.05 s
+	// from the mentions side).
+	if f.Entities == nil && f.DocEntities == nil {
+		parts = append(parts, cols+` FROM entity_mentions m CROSS JOIN documents d ON d.document_id = m.document_id WHERE 1`+live+src)
+		args = append(args, sargs...)
+	}
+	if f.Entities != nil {
+		parts = append(parts, cols+` FROM entity_mentions m CROSS JOIN documents d ON d.document_id = m.document_id
+			WHERE m.entity_id IN (SELECT value FROM json_each(?))`+live+src)
+		args = append(append(args, idList(f.Entities)), sargs...)
+	}
+	if f.DocEntities != nil {
+		parts = append(parts, cols+` FROM documents d CROSS JOIN entity_mentions m ON m.document_id = d.document_id
+			WHERE d.entity_id IN (SELECT value FROM json_each(?))`+live+src)
+		args = append(append(args, idList(f.DocEntities)), sargs...)
+	}
+	return scanMentions(ctx, q, strings.Join(parts, " UNION ")+` ORDER BY 1, 2, 3`, args...)
 }
 
 // ObservedBy lists the entities that documents (by their entities) observed, in ID order.
@@ -554,8 +593,8 @@ func ObservedPairs(ctx context.Context, q Q, documents []string) (map[[2]string]
 // in ID order.
 func DeclaredConcepts(ctx context.Context, q Q) ([]string, error) {
 	rows, err := q.QueryContext(ctx, `SELECT DISTINCT m.entity_id FROM entity_mentions m
-		JOIN documents d ON d.document_id = m.document_id AND d.status IN ('analyzed', 'semantic')
-		WHERE m.source IN ('tag', 'hashtag', 'keyword') ORDER BY m.entity_id`)
+		CROSS JOIN documents d ON d.document_id = m.document_id AND d.status IN ('analyzed', 'semantic')
+		WHERE m.source IN ('tag', 'hashtag', 'keyword') AND m.source <> 'text' ORDER BY m.entity_id`)
 	return scanStrings(rows, err, "read declared concepts")
 }
 

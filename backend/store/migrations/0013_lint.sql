@@ -41,6 +41,11 @@ CREATE INDEX lint_refs_finding ON lint_refs(finding_id);
 -- (a new version, removed, linked as correcting another), the entities it observed are checked.
 CREATE INDEX observations_document ON observations(document_id, entity_id) WHERE document_id IS NOT NULL;
 
+-- The mentions that are not a known concept's name in passing (tags, hashtags, keywords,
+-- headings, addresses): 12,000 of 199,000 rows at 10,000 notes, which undocumented_concept and
+-- missing_link read whole. The text rows are left out, so the index costs their writes nothing.
+CREATE INDEX entity_mentions_declared ON entity_mentions(source, entity_id) WHERE source <> 'text';
+
 -- What a payload no document holds observed: its primary entity (the invoice of an invoice
 -- payload) tells a resubmission of one record from another record by the same agent.
 CREATE INDEX observations_payload ON observations(source_payload_id) WHERE document_id IS NULL;
