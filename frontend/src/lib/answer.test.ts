@@ -67,6 +67,7 @@ describe('facts', () => {
     expect(factSource(fact)).toBeNull();
     expect(factSource({ ...fact, document_id: 'doc_1', path: '/a/inv.md', line: 7 })).toEqual({ place: '/a/inv.md:7', href: '#/document/doc_1?line=7' });
     expect(factSource({ ...fact, document_id: 'doc_1' })).toEqual({ place: 'its source', href: '#/document/doc_1' });
+    expect(factSource({ ...fact, agent: 'claude' })).toEqual({ place: 'submitted by claude', href: null });
   });
 });
 

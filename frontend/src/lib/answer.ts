@@ -66,9 +66,12 @@ export function factValue(f: Fact): string {
   return formatValue(f.value);
 }
 
-/** Where a fact came from, when it came from a document: its place and the link to its line. */
-export function factSource(f: Fact): { place: string; href: string } | null {
-  if (!f.document_id) return null;
+/**
+ * Where a fact came from: a document's place and the link to its line, or, for a value an agent
+ * submitted (no document, no line), whose word it is; null when neither is known.
+ */
+export function factSource(f: Fact): { place: string; href: string | null } | null {
+  if (!f.document_id) return f.agent ? { place: `submitted by ${f.agent}`, href: null } : null;
   return {
     place: citation({ path: f.path, line_start: f.line, page: f.page }) || 'its source',
     href: href.document(f.document_id, f.line ? { line: f.line } : {}),

@@ -140,7 +140,7 @@ export type SearchFilters = engine.SearchFilters;
 export type Citation = engine.Citation;
 export type Unsupported = engine.Unsupported;
 /** A snapshot value of an entity the question names, with where it came from. */
-export type Fact = Omit<engine.Fact, 'value'> & { value: RawJSON };
+export type Fact = Omit<engine.Fact, 'value'> & { value: RawJSON; agent?: string };
 export type AskResponse = Omit<engine.AskResponse, 'facts'> & { facts: Fact[] };
 
 export type LintRequest = engine.LintRequest;
