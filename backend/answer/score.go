@@ -1,0 +1,137 @@
+package answer
+
+import (
+	"strings"
+
+	"github.com/strata-app/strata/backend/search"
+)
+
+// Query is a question as sentences are scored against it: its terms, each weighed by its IDF
+// in the index, exactly as keyword search weighed them to rank the passages (search.Term), so
+// a sentence is judged by the same words and weights that found its passage. Words are compared
+// as the index compares them: folded and Porter-stemmed (search.Stems).
+type Query struct {
+	terms     []qterm // the typed words and phrases
+	compounds []qcompound
+	mass      float64 // Σ IDF of terms
+}
+
+type qterm struct {
+	toks []string
+	idf  float64
+}
+
+// qcompound is two typed words that the index holds written as one ("hostname" for "host
+// name"): a sentence holding the joined word holds both.
+type qcompound struct {
+	tok string
+	of  []int // indexes in terms
+}
+
+// NewQuery builds the query of a question from the terms keyword search weighed it by. Without
+// them (the keyword half did not run, or the index was empty) every content word of the
+// question weighs the same.
+func NewQuery(question string, terms []search.Term) Query {
+	var q Query
+	if len(terms) == 0 {
+		seen := map[string]bool{}
+		for _, w := range search.Words(question) {
+			if search.IsStopWord(w) {
+				continue
+			}
+			for _, s := range search.Stems(w) {
+				if !seen[s] {
+					seen[s] = true
+					terms = append(terms, search.Term{Tokens: []string{s}, IDF: 1})
+				}
+			}
+		}
+	}
+	byKey := map[string]int{}
+	for _, t := range terms {
+		if t.Compound || len(t.Tokens) == 0 {
+			continue
+		}
+		key := strings.Join(t.Tokens, " ")
+		if _, ok := byKey[key]; ok {
+			continue
+		}
+		byKey[key] = len(q.terms)
+		q.terms = append(q.terms, qterm{toks: t.Tokens, idf: t.IDF})
+		q.mass += t.IDF
+	}
+	for _, t := range terms {
+		if !t.Compound || len(t.Tokens) != 1 {
+			continue
+		}
+		c := qcompound{tok: t.Tokens[0]}
+		for _, part := range t.Of {
+			if i, ok := byKey[part]; ok {
+				c.of = append(c.of, i)
+			}
+		}
+		if len(c.of) > 0 {
+			q.compounds = append(q.compounds, c)
+		}
+	}
+	return q
+}
+
+// Empty reports whether the question has no word to score by.
+func (q Query) Empty() bool { return q.mass <= 0 }
+
+// Share is the share of the question's IDF mass that the stemmed tokens hold (each term
+// counted once, however often it occurs: a sentence either says it or does not), and how many
+// of the question's terms they hold.
+func (q Query) Share(stems []string) (share float64, matched int) {
+	if q.mass <= 0 {
+		return 0, 0
+	}
+	has := make(map[string]bool, len(stems))
+	for _, s := range stems {
+		has[s] = true
+	}
+	found := make([]bool, len(q.terms))
+	for i, t := range q.terms {
+		switch {
+		case len(t.toks) == 1:
+			found[i] = has[t.toks[0]]
+		default:
+			found[i] = hasPhrase(stems, t.toks)
+		}
+	}
+	for _, c := range q.compounds {
+		if has[c.tok] {
+			for _, i := range c.of {
+				found[i] = true
+			}
+		}
+	}
+	var m float64
+	for i, ok := range found {
+		if ok {
+			m += q.terms[i].idf
+			matched++
+		}
+	}
+	return m / q.mass, matched
+}
+
+// Terms is how many terms the question has.
+func (q Query) Terms() int { return len(q.terms) }
+
+func hasPhrase(stems, toks []string) bool {
+	for i := 0; i+len(toks) <= len(stems); i++ {
+		ok := true
+		for j, t := range toks {
+			if stems[i+j] != t {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}

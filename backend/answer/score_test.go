@@ -1,0 +1,58 @@
+package answer
+
+import (
+	"math"
+	"testing"
+
+	"github.com/strata-app/strata/backend/search"
+)
+
+func TestQueryShareIsIDFWeighted(t *testing.T) {
+	q := NewQuery("how do I read a file asynchronously", []search.Term{
+		{Tokens: []string{"read"}, IDF: 1},
+		{Tokens: []string{"file"}, IDF: 1},
+		{Tokens: []string{"asynchron"}, IDF: 6},
+	})
+	rare, _ := q.Share(search.Stems("Calls run asynchronously."))
+	common, n := q.Share(search.Stems("Read the file first."))
+	if math.Abs(rare-0.75) > 1e-9 || math.Abs(common-0.25) > 1e-9 || n != 2 {
+		t.Fatalf("rare word %.2f, two common words %.2f (%d terms)", rare, common, n)
+	}
+	// Each term counts once, however often a sentence repeats it.
+	if again, _ := q.Share(search.Stems("File, file, file.")); math.Abs(again-0.125) > 1e-9 {
+		t.Fatalf("repeated word: %.3f", again)
+	}
+}
+
+func TestQueryPhrasesAndCompounds(t *testing.T) {
+	q := NewQuery(`"event loop" host name`, []search.Term{
+		{Tokens: []string{"event", "loop"}, IDF: 2},
+		{Tokens: []string{"host"}, IDF: 1},
+		{Tokens: []string{"name"}, IDF: 1},
+		{Tokens: []string{"hostnam"}, IDF: 3, Compound: true, Of: []string{"host", "name"}},
+	})
+	if s, _ := q.Share(search.Stems("The loop of events.")); s != 0 {
+		t.Fatalf("a phrase matches only in order: %.2f", s)
+	}
+	if s, _ := q.Share(search.Stems("The event loop runs callbacks.")); s != 0.5 {
+		t.Fatalf("phrase: %.2f", s)
+	}
+	if s, _ := q.Share(search.Stems("Set the hostname.")); s != 0.5 {
+		t.Fatalf("the joined word stands for both words: %.2f", s)
+	}
+}
+
+// TestQueryWithoutTerms: when keyword search did not weigh the question, its content words
+// weigh the same.
+func TestQueryWithoutTerms(t *testing.T) {
+	q := NewQuery("What is the event loop?", nil)
+	if q.Terms() != 2 {
+		t.Fatalf("terms: %d", q.Terms())
+	}
+	if s, _ := q.Share(search.Stems("Each loop runs.")); s != 0.5 {
+		t.Fatalf("share: %.2f", s)
+	}
+	if !NewQuery("what is it?", nil).Empty() {
+		t.Fatal("a question of stop words has nothing to score by")
+	}
+}
