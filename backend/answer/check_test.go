@@ -14,10 +14,10 @@ var checkPassages = map[int]string{
 func TestCheckKeepsSupportedSentences(t *testing.T) {
 	for _, s := range []string{
 		"The fs.readFile() method reads the entire contents of a file into memory asynchronously [1].",
-		"Acme Corp's invoice INV-001 totals 1540 EUR [2].",         // 1,540.00 written another way
-		"Invoice INV-001 is due by 2025-03-31 [2].",                // a date's numbers
+		"Acme Corp's invoice INV-001 totals 1540 EUR [2].",              // 1,540.00 written another way
+		"Invoice INV-001 is due by 2025-03-31 [2].",                     // a date's numbers
 		"Streams process data piece by piece [3], unlike readFile [1].", // two passages together
-		"You can use streams to process data piece by piece [3].",  // linking words are not key terms
+		"You can use streams to process data piece by piece [3].",       // linking words are not key terms
 	} {
 		if v := Check(s, checkPassages); !v.OK {
 			t.Errorf("%q refused: %s", s, v.Reason)
