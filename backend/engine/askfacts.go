@@ -1,0 +1,437 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/strata-app/strata/backend/answer"
+	"github.com/strata-app/strata/backend/ids"
+	"github.com/strata-app/strata/backend/search"
+	"github.com/strata-app/strata/backend/store"
+)
+
+// Facts: when a question names an entity the store knows, the answer brings that entity's
+// snapshot values, each with the observation (and document line, or payload agent) it came
+// from. The store's truth model already decided which value wins (merge policies); ask only
+// shows it, traced (tracer), so a fact is exactly what `entity get` shows.
+//
+// A question that asks what the entity did ("What did Acme invoice in March?") is answered by
+// the entities one relationship away: those that point at it (an invoice REFERS_TO its vendor,
+// a line item is PART_OF its invoice). That hop is taken when the question names their type
+// ("invoice", "invoices", "invoiced": compared stemmed) or a period, or when the named entity
+// has nothing to say of its own; a named period keeps only those whose date falls in it.
+
+// Fact bounds: a question names a few entities; an answer shows a screenful of facts.
+const (
+	maxNamedEntities   = 5
+	maxRelatedEntities = 10
+	maxFacts           = 30
+	maxFactSentences   = 5
+	maxNameCandidates  = 500
+	maxRelationsRead   = 500
+)
+
+// factEntity is an entity whose facts the answer shows.
+type factEntity struct {
+	id, typ, name string
+	about         string // the named entity it is related to, for a related one ("Acme Corp")
+	date          string // its date value, for ordering related entities
+	facts         []Fact
+}
+
+// askFactSet is what a question's entities say.
+type askFactSet struct {
+	list     []Fact
+	entities []*factEntity // those with facts, in the order their facts are listed
+	period   answer.Period
+}
+
+// askFacts finds the entities a question names and their facts.
+func (e *Engine) askFacts(ctx context.Context, question string) (askFactSet, error) {
+	out := askFactSet{list: []Fact{}, period: answer.ParsePeriod(question)}
+	qwords := search.Words(question)
+	var probe []string
+	seen := map[string]bool{}
+	for _, w := range qwords {
+		if len([]rune(w)) >= 2 && !search.IsStopWord(w) && !seen[w] {
+			seen[w] = true
+			probe = append(probe, w)
+		}
+	}
+	cands, err := store.EntitiesNaming(ctx, e.db.Reader(), probe, DocumentType, maxNameCandidates)
+	if err != nil {
+		return out, err
+	}
+	type named struct {
+		ent   store.Entity
+		at    int // first question word of the name
+		words int // words of the name
+	}
+	var found []named
+	for _, ent := range cands {
+		best := named{ent: ent, at: -1}
+		for _, n := range append([]string{ent.CanonicalName}, ent.Aliases...) {
+			nw := answer.NameWords(n)
+			if at := answer.NameAt(qwords, nw); at >= 0 && len(nw) > best.words {
+				best.at, best.words = at, len(nw)
+			}
+		}
+		if best.at >= 0 {
+			found = append(found, best)
+		}
+	}
+	// Longer names first (they say more), then where the question names them, then by ID.
+	sort.SliceStable(found, func(i, j int) bool {
+		if found[i].words != found[j].words {
+			return found[i].words > found[j].words
+		}
+		if found[i].at != found[j].at {
+			return found[i].at < found[j].at
+		}
+		return found[i].ent.EntityID < found[j].ent.EntityID
+	})
+	if len(found) > maxNamedEntities {
+		found = found[:maxNamedEntities]
+	}
+	qstems := map[string]bool{}
+	for _, s := range search.Stems(question) {
+		qstems[s] = true
+	}
+	for _, nm := range found {
+		fe, err := e.entityFacts(ctx, nm.ent, "", nil)
+		if err != nil {
+			return out, err
+		}
+		related, asked, err := e.relatedFacts(ctx, nm.ent, qstems, out.period, len(fe.facts) == 0)
+		if err != nil {
+			return out, err
+		}
+		if !asked {
+			related = append([]*factEntity{fe}, related...)
+		}
+		for _, f := range related {
+			if len(f.facts) == 0 {
+				continue
+			}
+			room := maxFacts - len(out.list)
+			if room <= 0 {
+				return out, nil
+			}
+			if len(f.facts) > room {
+				f.facts = f.facts[:room]
+			}
+			out.list = append(out.list, f.facts...)
+			out.entities = append(out.entities, f)
+		}
+	}
+	return out, nil
+}
+
+// relatedFacts are the facts of the entities that point at ent by an asserted relationship,
+// when the question asks about them (see the file comment): asked says it does (it names their
+// type or a period), and then the entity's own values are no answer to it, found or not.
+func (e *Engine) relatedFacts(ctx context.Context, ent store.Entity, qstems map[string]bool, period answer.Period, bare bool) (list []*factEntity, asked bool, err error) {
+	rels, _, err := store.ListRelationships(ctx, e.db.Reader(), store.RelationshipFilter{EntityID: ent.EntityID, Direction: "inbound", Limit: maxRelationsRead})
+	if err != nil {
+		return nil, false, err
+	}
+	srcIDs := make([]string, 0, len(rels))
+	for _, r := range rels {
+		srcIDs = append(srcIDs, r.SourceEntityID)
+	}
+	refs, err := store.EntityRefs(ctx, e.db.Reader(), srcIDs)
+	if err != nil {
+		return nil, false, err
+	}
+	typeNamed := map[string]bool{} // related types the question names
+	for _, ref := range refs {
+		for _, s := range search.Stems(strings.ReplaceAll(ref.EntityType, "_", " ")) {
+			if qstems[s] {
+				typeNamed[ref.EntityType] = true
+			}
+		}
+	}
+	asked = len(typeNamed) > 0 || !period.IsZero()
+	if !asked && !bare {
+		return nil, false, nil // the question asks about the entity itself
+	}
+	seen := map[string]bool{}
+	var out []*factEntity
+	for _, r := range rels {
+		ref, ok := refs[r.SourceEntityID]
+		if !ok || seen[ref.EntityID] || ref.EntityType == DocumentType || len(typeNamed) > 0 && !typeNamed[ref.EntityType] {
+			continue
+		}
+		seen[ref.EntityID] = true
+		src, err := store.GetEntity(ctx, e.db.Reader(), ref.EntityID)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		fe, err := e.entityFacts(ctx, src, ent.CanonicalName, append([]string{ent.CanonicalName}, ent.Aliases...))
+		if err != nil {
+			return nil, false, err
+		}
+		if !period.IsZero() && !period.Contains(fe.date) {
+			continue
+		}
+		out = append(out, fe)
+	}
+	// By date (undated last), then ID: the order a person reads a history in.
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i].date, out[j].date
+		if (a == "") != (b == "") {
+			return b == ""
+		}
+		if a != b {
+			return a < b
+		}
+		return out[i].id < out[j].id
+	})
+	if len(out) > maxRelatedEntities {
+		out = out[:maxRelatedEntities]
+	}
+	return out, asked, nil
+}
+
+// dateFields name an entity's own date, most telling first: an invoice's date, a contract's
+// start.
+var dateFields = []string{"date", "start_date", "observed_at", "due_date", "end_date"}
+
+// entityFacts traces an entity's snapshot fields to their sources. Fields that only repeat a
+// name (the entity's own, or that of the entity it is related to: an invoice's vendor_name
+// when the question is about that vendor) are left out, as are values read from documents
+// Strata wrote itself (an earlier answer is not a source).
+func (e *Engine) entityFacts(ctx context.Context, ent store.Entity, about string, aboutNames []string) (*factEntity, error) {
+	fe := &factEntity{id: ent.EntityID, typ: ent.EntityType, name: ent.CanonicalName, about: about}
+	tr, err := e.tracer(ctx, ent.EntityID)
+	if err != nil {
+		return nil, err
+	}
+	names := map[string]bool{ids.NormalizeKey(ent.CanonicalName): true}
+	for _, a := range append(append([]string{}, ent.Aliases...), aboutNames...) {
+		names[ids.NormalizeKey(a)] = true
+	}
+	fields := make([]string, 0, len(tr.snap))
+	for f := range tr.snap {
+		fields = append(fields, f)
+	}
+	sort.Strings(fields)
+	for _, f := range dateFields {
+		if v, ok := tr.snap[f]; ok && fe.date == "" {
+			var s string
+			if json.Unmarshal(v, &s) == nil {
+				fe.date = s
+			}
+		}
+	}
+	for _, f := range fields {
+		v := tr.snap[f]
+		if string(v) == "null" || len(v) == 0 {
+			continue
+		}
+		var s string
+		if json.Unmarshal(v, &s) == nil && names[ids.NormalizeKey(s)] {
+			continue
+		}
+		p, err := tr.trace(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		fact := Fact{EntityID: ent.EntityID, EntityType: ent.EntityType, EntityName: ent.CanonicalName, Field: f, Value: v,
+			ObservationID: p.SourceObservation.ID}
+		if d := p.SourceDocument; d != nil {
+			if e.IsGenerated(d.Path) {
+				continue
+			}
+			fact.DocumentID, fact.Path = d.DocumentID, d.Path
+			fact.Line, fact.Page = spanPlace(p.SourceObservation.Span)
+			if fact.Line == 0 {
+				if fact.Line, fact.Page, err = e.spanChunkPlace(ctx, p.SourceObservation.Span); err != nil {
+					return nil, err
+				}
+			}
+		} else {
+			fact.Agent = payloadAgent(p.SourcePayload.Origin)
+		}
+		fe.facts = append(fe.facts, fact)
+	}
+	return fe, nil
+}
+
+// spanPlace reads the line and page an observation's span names (the analysis phase's facts).
+func spanPlace(span json.RawMessage) (line, page int) {
+	var s struct {
+		Line int `json:"line"`
+		Page int `json:"page"`
+	}
+	if len(span) > 0 && json.Unmarshal(span, &s) == nil {
+		return s.Line, s.Page
+	}
+	return 0, 0
+}
+
+// spanChunkPlace is the first line (and page) of the first chunk a semantic observation's span
+// cites (the chat model named the chunks it read a value from).
+func (e *Engine) spanChunkPlace(ctx context.Context, span json.RawMessage) (line, page int, err error) {
+	var s struct {
+		Chunks []string `json:"chunks"`
+	}
+	if len(span) == 0 || json.Unmarshal(span, &s) != nil || len(s.Chunks) == 0 {
+		return 0, 0, nil
+	}
+	cs, err := store.ChunksByID(ctx, e.db.Reader(), s.Chunks[:1])
+	if err != nil || len(cs) == 0 {
+		return 0, 0, err
+	}
+	return cs[0].LineStart, cs[0].Page, nil
+}
+
+// payloadAgent names who submitted a payload: its agent, else its extractor.
+func payloadAgent(origin json.RawMessage) string {
+	var o struct {
+		Agent     string `json:"agent_id"`
+		Extractor string `json:"extractor_version"`
+		Source    string `json:"source"`
+	}
+	if json.Unmarshal(origin, &o) != nil {
+		return ""
+	}
+	for _, s := range []string{o.Agent, o.Extractor, o.Source} {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// factSentences states the facts as sentences, one per entity (at most maxFactSentences): the
+// entity, then its values — "Acme Corp invoice INV-001: amount 1500, currency EUR, date
+// 2025-03-04." Each value is the snapshot's, so the sentence is what the store holds, not a
+// paraphrase of it.
+//
+// How a fact sentence is cited: a value read from a document line gets a [n] citation of that
+// line, like a sentence of a passage, because that is a place a person can open and check. A
+// value from a payload (an agent's submission) has no document and no line: its sentence
+// carries no [n], and its facts name the observation and the agent instead (Fact.Agent) — a
+// citation pointing at no text would look checkable while it is not.
+func (w *answerWriter) factSentences(ctx context.Context, fs askFactSet) ([]answerSentence, error) {
+	var out []answerSentence
+	for _, fe := range fs.entities {
+		if len(out) == maxFactSentences {
+			break
+		}
+		var parts []string
+		var cites []int
+		for _, f := range fe.facts {
+			if v := factValue(f.Value); v != "" {
+				parts = append(parts, strings.ReplaceAll(f.Field, "_", " ")+" "+v)
+			}
+			if f.DocumentID != "" && f.Line > 0 {
+				n, err := w.citeFact(ctx, f)
+				if err != nil {
+					return nil, err
+				}
+				if n > 0 && !containsInt(cites, n) && len(cites) < 3 {
+					cites = append(cites, n)
+				}
+			}
+		}
+		if len(parts) == 0 {
+			continue
+		}
+		label := fe.name + " (" + strings.ReplaceAll(fe.typ, "_", " ") + ")"
+		if fe.about != "" {
+			label = fe.about + " " + strings.ReplaceAll(fe.typ, "_", " ") + " " + fe.name
+		}
+		out = append(out, answerSentence{text: label + ": " + strings.Join(parts, ", ") + ".", cites: cites})
+	}
+	return out, nil
+}
+
+func containsInt(list []int, n int) bool {
+	for _, x := range list {
+		if x == n {
+			return true
+		}
+	}
+	return false
+}
+
+// factValue writes a snapshot value for a sentence: strings and numbers as they are, a list of
+// them joined (the first five, then how many more); nested objects are left to the facts list.
+func factValue(raw json.RawMessage) string {
+	v, err := ids.Decode(raw)
+	if err != nil {
+		return ""
+	}
+	switch t := v.(type) {
+	case string:
+		return t
+	case json.Number:
+		return t.String()
+	case bool:
+		if t {
+			return "yes"
+		}
+		return "no"
+	case []any:
+		var items []string
+		for _, x := range t {
+			switch y := x.(type) {
+			case string:
+				items = append(items, y)
+			case json.Number:
+				items = append(items, y.String())
+			}
+		}
+		if len(items) == 0 {
+			return ""
+		}
+		if len(items) > 5 {
+			return strings.Join(items[:5], ", ") + fmt.Sprintf(" and %d more", len(items)-5)
+		}
+		return strings.Join(items, ", ")
+	}
+	return ""
+}
+
+// citeFact cites the document line a fact was read from: the chunk holding that line, quoting
+// the line's text as the chunk has it.
+func (w *answerWriter) citeFact(ctx context.Context, f Fact) (int, error) {
+	c, err := store.ChunkCovering(ctx, w.e.db.Reader(), f.DocumentID, f.Line, f.Page)
+	if errors.Is(err, store.ErrNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	d, err := store.GetDocument(ctx, w.e.db.Reader(), f.DocumentID)
+	if errors.Is(err, store.ErrNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	// The text line the fact's file line falls in: the last whose file line is not after it.
+	lines := strings.Split(c.Text, "\n")
+	at := 0
+	for i := range lines {
+		if c.FileLine(i) <= f.Line {
+			at = i
+		}
+	}
+	from := 0
+	for _, l := range lines[:at] {
+		from += len(l) + 1
+	}
+	to := from + len(lines[at])
+	p := &passage{result: search.Result{DocumentID: d.DocumentID, Path: d.Path, Title: d.Title}, chunk: c}
+	return w.cite(ctx, p, from, to, strings.Join(strings.Fields(lines[at]), " "))
+}
