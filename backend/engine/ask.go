@@ -71,6 +71,8 @@ func (e *Engine) Ask(ctx context.Context, r AskRequest) (*AskResponse, error) {
 						return nil, askErr(ctx, err)
 					}
 					resp.Mode, resp.Model, llmDone = AskLLM, e.chat.Model(), true
+				} else if out.noAnswer {
+					resp.Notice = "the local chat model found no answer in the passages; this answer is extracted from them"
 				} else {
 					resp.Notice = fmt.Sprintf("none of the %d sentences the chat model wrote is borne out by the passages it cites; this answer is extracted from the passages", len(out.unsupported))
 				}

@@ -26,6 +26,7 @@ const noAnswer = "NO ANSWER"
 type llmOutcome struct {
 	sentences   []answer.Verdict
 	unsupported []Unsupported
+	noAnswer    bool // the model said the passages do not answer
 }
 
 // askLLM asks the chat model to answer from the numbered passages and checks each sentence of
@@ -49,6 +50,7 @@ func (e *Engine) askLLM(ctx context.Context, question string, passages []*passag
 	}
 	out := &llmOutcome{unsupported: []Unsupported{}}
 	if strings.HasPrefix(strings.TrimSpace(reply), noAnswer) {
+		out.noAnswer = true
 		return out, nil
 	}
 	for _, s := range answer.SplitAnswer(reply) {
