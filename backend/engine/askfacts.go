@@ -106,7 +106,7 @@ func (e *Engine) askFacts(ctx context.Context, question string) (askFactSet, err
 		if err != nil {
 			return out, err
 		}
-		related, asked, err := e.relatedFacts(ctx, nm.ent, qstems, out.period, len(fe.facts) == 0)
+		related, asked, err := e.relatedFacts(ctx, nm.ent, fe.name, qstems, out.period, len(fe.facts) == 0)
 		if err != nil {
 			return out, err
 		}
@@ -134,7 +134,7 @@ func (e *Engine) askFacts(ctx context.Context, question string) (askFactSet, err
 // relatedFacts are the facts of the entities that point at ent by an asserted relationship,
 // when the question asks about them (see the file comment): asked says it does (it names their
 // type or a period), and then the entity's own values are no answer to it, found or not.
-func (e *Engine) relatedFacts(ctx context.Context, ent store.Entity, qstems map[string]bool, period answer.Period, bare bool) (list []*factEntity, asked bool, err error) {
+func (e *Engine) relatedFacts(ctx context.Context, ent store.Entity, name string, qstems map[string]bool, period answer.Period, bare bool) (list []*factEntity, asked bool, err error) {
 	rels, _, err := store.ListRelationships(ctx, e.db.Reader(), store.RelationshipFilter{EntityID: ent.EntityID, Direction: "inbound", Limit: maxRelationsRead})
 	if err != nil {
 		return nil, false, err
@@ -174,7 +174,7 @@ func (e *Engine) relatedFacts(ctx context.Context, ent store.Entity, qstems map[
 		if err != nil {
 			return nil, false, err
 		}
-		fe, err := e.entityFacts(ctx, src, ent.CanonicalName, append([]string{ent.CanonicalName}, ent.Aliases...))
+		fe, err := e.entityFacts(ctx, src, name, append([]string{name, ent.CanonicalName}, ent.Aliases...))
 		if err != nil {
 			return nil, false, err
 		}
@@ -209,11 +209,11 @@ var dateFields = []string{"date", "start_date", "observed_at", "due_date", "end_
 // when the question is about that vendor) are left out, as are values read from documents
 // Strata wrote itself (an earlier answer is not a source).
 func (e *Engine) entityFacts(ctx context.Context, ent store.Entity, about string, aboutNames []string) (*factEntity, error) {
-	fe := &factEntity{id: ent.EntityID, typ: ent.EntityType, name: ent.CanonicalName, about: about}
 	tr, err := e.tracer(ctx, ent.EntityID)
 	if err != nil {
 		return nil, err
 	}
+	fe := &factEntity{id: ent.EntityID, typ: ent.EntityType, name: displayName(ent, tr.snap), about: about}
 	names := map[string]bool{ids.NormalizeKey(ent.CanonicalName): true}
 	for _, a := range append(append([]string{}, ent.Aliases...), aboutNames...) {
 		names[ids.NormalizeKey(a)] = true
@@ -244,7 +244,7 @@ func (e *Engine) entityFacts(ctx context.Context, ent store.Entity, about string
 		if err != nil {
 			return nil, err
 		}
-		fact := Fact{EntityID: ent.EntityID, EntityType: ent.EntityType, EntityName: ent.CanonicalName, Field: f, Value: v,
+		fact := Fact{EntityID: ent.EntityID, EntityType: ent.EntityType, EntityName: fe.name, Field: f, Value: v,
 			ObservationID: p.SourceObservation.ID}
 		if d := p.SourceDocument; d != nil {
 			if e.IsGenerated(d.Path) {
@@ -263,6 +263,20 @@ func (e *Engine) entityFacts(ctx context.Context, ent store.Entity, about string
 		fe.facts = append(fe.facts, fact)
 	}
 	return fe, nil
+}
+
+// displayName is how an answer names an entity: its snapshot's name (or title), which the
+// merge policy chose whatever order the sources came in, else its canonical name. (The
+// canonical name is the first spelling the store met — "ACME Corp." or "Acme Corp" depending on
+// which arrived first — so two stores of the same sources could name it differently.)
+func displayName(ent store.Entity, snap map[string]json.RawMessage) string {
+	for _, f := range []string{"name", "title"} {
+		var s string
+		if v, ok := snap[f]; ok && json.Unmarshal(v, &s) == nil && strings.TrimSpace(s) != "" {
+			return strings.TrimSpace(s)
+		}
+	}
+	return ent.CanonicalName
 }
 
 // spanPlace reads the line and page an observation's span names (the analysis phase's facts).

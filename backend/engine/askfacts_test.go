@@ -55,9 +55,10 @@ func TestAskFactsFollowWhatTheEntityDid(t *testing.T) {
 			t.Errorf("fact: %+v", f)
 		}
 	}
-	// The answer reads as an answer built from the facts, oldest first; a payload has no line
-	// to cite, so its sentences carry no [n].
-	want := "Acme Corp invoice INV-003: amount 700, currency USD, date 2024-03-15. Acme Corp invoice INV-001: amount 1500, currency EUR, customer name Initech, date 2025-03-04."
+	// The answer reads as an answer built from the facts, oldest first, naming the company as
+	// its snapshot does (the latest spelling, "ACME Corp."); a payload has no line to cite, so
+	// its sentences carry no [n].
+	want := "ACME Corp. invoice INV-003: amount 700, currency USD, date 2024-03-15. ACME Corp. invoice INV-001: amount 1500, currency EUR, customer name Initech, date 2025-03-04."
 	if !strings.HasPrefix(r.Answer, want) {
 		t.Fatalf("answer:\n%s\nwant it to begin with:\n%s", r.Answer, want)
 	}
@@ -81,10 +82,10 @@ func TestAskFactsOfTheEntityItself(t *testing.T) {
 	e := factsStore(t)
 	r := ask(t, e, engine.AskRequest{Question: "Where is ACME located? What is its address?"})
 	got := factsOf(r)
-	if len(got) != 1 || got["Acme Corp"]["address"] != `"1 Main Street, Springfield"` {
+	if len(got) != 1 || got["ACME Corp."]["address"] != `"1 Main Street, Springfield"` {
 		t.Fatalf("facts: %v", got)
 	}
-	if !strings.HasPrefix(r.Answer, "Acme Corp (company): address 1 Main Street, Springfield") {
+	if !strings.HasPrefix(r.Answer, "ACME Corp. (company): address 1 Main Street, Springfield") {
 		t.Fatalf("answer: %s", r.Answer)
 	}
 	for _, q := range []string{"What is a company?", "acm", "What did Acmecorp invoice?", "What did the vendor invoice?"} {
