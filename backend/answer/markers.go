@@ -112,3 +112,12 @@ func SplitAnswer(text string) []string {
 
 // trailing is a sentence end followed by markers: "Promise. [2][3]".
 var trailing = regexp.MustCompile(`([.!?])((?:\s*\[\s*\d+(?:\s*(?:[,;]|-|–)\s*\d+)*\s*\])+)`)
+
+// EscapeMarkers escapes what would read as a citation marker in a quoted sentence ("see
+// How to use bzip2 [2]" quotes the source's own reference): "\[2\]", which Markdown shows as
+// "[2]" and which is no citation of the answer's.
+func EscapeMarkers(s string) string {
+	return marker.ReplaceAllStringFunc(s, func(m string) string {
+		return `\[` + m[1:len(m)-1] + `\]`
+	})
+}

@@ -32,3 +32,13 @@ func TestSplitAnswer(t *testing.T) {
 		t.Fatalf("%q", got)
 	}
 }
+
+func TestEscapeMarkers(t *testing.T) {
+	got := EscapeMarkers("read How to use bzip2 [2] as well, or [1, 3], not a[0]")
+	if got != `read How to use bzip2 \[2\] as well, or \[1, 3\], not a\[0\]` {
+		t.Fatalf("%s", got)
+	}
+	if cites, _ := Markers(got + " [4]."); len(cites) != 1 || cites[0] != 4 {
+		t.Fatalf("escaped markers must not count: %v", cites)
+	}
+}

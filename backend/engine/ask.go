@@ -213,6 +213,7 @@ func render(list []answerSentence) string {
 }
 
 func withMarkers(text string, cites []int) string {
+	text = answer.EscapeMarkers(text)
 	if len(cites) == 0 {
 		return text
 	}

@@ -88,7 +88,9 @@ func ask(t testing.TB, e *engine.Engine, r engine.AskRequest) *engine.AskRespons
 	return resp
 }
 
-var markerRe = regexp.MustCompile(`\[(\d+)\]`)
+// markerRe finds the citation markers of an answer; a bracketed number that a quoted sentence
+// holds itself is escaped ("\\[2\\]") and is none.
+var markerRe = regexp.MustCompile(`(^|[^\\])\[(\d+)\]`)
 
 // checkCitations fails unless every citation is used in the answer, numbered 1..n in order of
 // first use, and cites lines of its file that hold its quote's words (pages are not checked).
@@ -96,7 +98,7 @@ func checkCitations(t testing.TB, r *engine.AskResponse) {
 	t.Helper()
 	next := 1
 	for _, m := range markerRe.FindAllStringSubmatch(r.Answer, -1) {
-		if n, _ := strconv.Atoi(m[1]); n == next {
+		if n, _ := strconv.Atoi(m[2]); n == next {
 			next++
 		} else if n > next {
 			t.Errorf("citation [%d] is used before [%d]: %s", n, next, r.Answer)
@@ -132,7 +134,10 @@ func citedLinesMiss(t testing.TB, c engine.Citation) string {
 	if c.LineEnd > len(lines) {
 		return "(past the end of the file)"
 	}
-	cited := strings.ToLower(strings.Join(lines[c.LineStart-1:c.LineEnd], " "))
+	// The lines as written, and without tags: a word may be written across them
+	// ("2<sup>n</sup>"), or be in one (an image's alt text).
+	raw := strings.Join(lines[c.LineStart-1:c.LineEnd], " ")
+	cited := strings.ToLower(raw + " " + tagRe.ReplaceAllString(raw, ""))
 	for _, w := range regexp.MustCompile(`[\p{L}\p{N}]+`).FindAllString(strings.ToLower(c.Quote), -1) {
 		if !strings.Contains(cited, w) {
 			return w
@@ -145,6 +150,8 @@ func citedLinesMiss(t testing.TB, c engine.Citation) string {
 // each ending with its citation, and each citation lands on the file's own lines of the quoted
 // sentence — in Markdown (soft-wrapped), plain text and HTML (a paragraph folded into one line
 // of text, a sentence in its middle).
+var tagRe = regexp.MustCompile(`<[^<>]*>`)
+
 func TestAskExtractive(t *testing.T) {
 	e, dir := askStore(t)
 	for _, c := range []struct {
