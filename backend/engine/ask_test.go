@@ -88,17 +88,29 @@ func ask(t testing.TB, e *engine.Engine, r engine.AskRequest) *engine.AskRespons
 	return resp
 }
 
-// markerRe finds the citation markers of an answer; a bracketed number that a quoted sentence
-// holds itself is escaped ("\\[2\\]") and is none.
-var markerRe = regexp.MustCompile(`(^|[^\\])\[(\d+)\]`)
+var markerRe = regexp.MustCompile(`\[(\d+)\]`)
+
+// answerMarkers are the citation numbers of an answer, in order; a bracketed number that a
+// quoted sentence holds itself is escaped ("\\[2\\]") and is none.
+func answerMarkers(answer string) []int {
+	var out []int
+	for _, m := range markerRe.FindAllStringSubmatchIndex(answer, -1) {
+		if m[0] > 0 && answer[m[0]-1] == '\\' {
+			continue
+		}
+		n, _ := strconv.Atoi(answer[m[2]:m[3]])
+		out = append(out, n)
+	}
+	return out
+}
 
 // checkCitations fails unless every citation is used in the answer, numbered 1..n in order of
 // first use, and cites lines of its file that hold its quote's words (pages are not checked).
 func checkCitations(t testing.TB, r *engine.AskResponse) {
 	t.Helper()
 	next := 1
-	for _, m := range markerRe.FindAllStringSubmatch(r.Answer, -1) {
-		if n, _ := strconv.Atoi(m[2]); n == next {
+	for _, n := range answerMarkers(r.Answer) {
+		if n == next {
 			next++
 		} else if n > next {
 			t.Errorf("citation [%d] is used before [%d]: %s", n, next, r.Answer)

@@ -253,7 +253,7 @@ func (e *Engine) entityFacts(ctx context.Context, ent store.Entity, about string
 			fact.DocumentID, fact.Path = d.DocumentID, d.Path
 			fact.Line, fact.Page = spanPlace(p.SourceObservation.Span)
 			if fact.Line == 0 {
-				if fact.Line, fact.Page, err = e.spanChunkPlace(ctx, p.SourceObservation.Span); err != nil {
+				if fact.Line, fact.Page, err = e.spanChunkPlace(ctx, p.SourceObservation.Span, v); err != nil {
 					return nil, err
 				}
 			}
@@ -291,20 +291,60 @@ func spanPlace(span json.RawMessage) (line, page int) {
 	return 0, 0
 }
 
-// spanChunkPlace is the first line (and page) of the first chunk a semantic observation's span
-// cites (the chat model named the chunks it read a value from).
-func (e *Engine) spanChunkPlace(ctx context.Context, span json.RawMessage) (line, page int, err error) {
+// spanChunkPlace is where a semantic observation's value is written: the first line of the
+// chunks its span cites (the chunks the chat model said it read the values from) that holds the
+// value, else the first line of the first of them.
+func (e *Engine) spanChunkPlace(ctx context.Context, span, value json.RawMessage) (line, page int, err error) {
 	var s struct {
 		Chunks []string `json:"chunks"`
 	}
 	if len(span) == 0 || json.Unmarshal(span, &s) != nil || len(s.Chunks) == 0 {
 		return 0, 0, nil
 	}
-	cs, err := store.ChunksByID(ctx, e.db.Reader(), s.Chunks[:1])
+	cs, err := store.ChunksByID(ctx, e.db.Reader(), s.Chunks)
 	if err != nil || len(cs) == 0 {
 		return 0, 0, err
 	}
+	for _, c := range cs {
+		for i, l := range strings.Split(c.Text, "\n") {
+			if lineHolds(l, value) {
+				return c.FileLine(i), c.Page, nil
+			}
+		}
+	}
 	return cs[0].LineStart, cs[0].Page, nil
+}
+
+// lineHolds reports whether a line of text writes a value: a number as a number (1,500.00 holds
+// 1500), anything else as its words (case and spacing aside); a list by its first item.
+func lineHolds(line string, value json.RawMessage) bool {
+	v, err := ids.Decode(value)
+	if err != nil {
+		return false
+	}
+	if list, ok := v.([]any); ok {
+		if len(list) == 0 {
+			return false
+		}
+		v = list[0]
+	}
+	switch t := v.(type) {
+	case json.Number:
+		want := answer.Numbers(t.String())
+		if len(want) != 1 {
+			return false
+		}
+		for _, n := range answer.Numbers(line) {
+			if n.Norm == want[0].Norm {
+				return true
+			}
+		}
+		return false
+	case string:
+		w := strings.ToLower(strings.Join(strings.Fields(t), " "))
+		return w != "" && strings.Contains(strings.ToLower(strings.Join(strings.Fields(line), " ")), w)
+	}
+	return false
 }
 
 // payloadAgent names who submitted a payload: its agent, else its extractor.
@@ -417,7 +457,7 @@ func factValue(raw json.RawMessage) string {
 }
 
 // citeFact cites the document line a fact was read from: the chunk holding that line, quoting
-// the line's text as the chunk has it.
+// the line's text as the chunk has it (0 when the line does not write the value).
 func (w *answerWriter) citeFact(ctx context.Context, f Fact) (int, error) {
 	c, err := store.ChunkCovering(ctx, w.e.db.Reader(), f.DocumentID, f.Line, f.Page)
 	if errors.Is(err, store.ErrNotFound) {
@@ -433,7 +473,8 @@ func (w *answerWriter) citeFact(ctx context.Context, f Fact) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	// The text line the fact's file line falls in: the last whose file line is not after it.
+	// The text line the fact's file line falls in: the last whose file line is not after it. It
+	// is cited only if it writes the value: a citation must land on the words it stands for.
 	lines := strings.Split(c.Text, "\n")
 	at := 0
 	for i := range lines {
@@ -441,11 +482,21 @@ func (w *answerWriter) citeFact(ctx context.Context, f Fact) (int, error) {
 			at = i
 		}
 	}
+	if !lineHolds(lines[at], f.Value) {
+		return 0, nil
+	}
 	from := 0
 	for _, l := range lines[:at] {
 		from += len(l) + 1
 	}
 	to := from + len(lines[at])
 	p := &passage{result: search.Result{DocumentID: d.DocumentID, Path: d.Path, Title: d.Title}, chunk: c}
+	// The sentence of that line that writes the value, when it is prose: a long line of text
+	// (an HTML paragraph) stands for many lines of the file.
+	for _, s := range answer.Split(c.Text) {
+		if s.Start < to && s.End > from && lineHolds(s.Text, f.Value) {
+			return w.cite(ctx, p, s.Start, s.End, s.Text)
+		}
+	}
 	return w.cite(ctx, p, from, to, strings.Join(strings.Fields(lines[at]), " "))
 }

@@ -1,6 +1,8 @@
 package engine_test
 
 import (
+	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -92,5 +94,44 @@ func TestAskFactsOfTheEntityItself(t *testing.T) {
 		if r := ask(t, e, engine.AskRequest{Question: q}); len(r.Facts) != 0 {
 			t.Errorf("%q named no entity but got facts: %v", q, factsOf(r))
 		}
+	}
+}
+
+// TestAskFactsFromADocumentLine: a value the semantic phase read from a document is cited like
+// a passage, at the file line that writes it, and the answer is built from the facts when the
+// chat model (here: answering NO ANSWER) does not answer.
+func TestAskFactsFromADocumentLine(t *testing.T) {
+	f := &askOllama{reply: func(string) string { return "NO ANSWER" },
+		semantic: `{"title": "Weekly sync", "date": "2025-03-14", "attendees": ["Ada Lovelace", "Bob Stone"],
+		"decisions": ["Ship on 2025-03-14"], "_evidence": {"title": 0, "attendees": 0, "decisions": 1, "date": 1}}`}
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	e := open(t, func(c *engine.Config) { c.OllamaHost = srv.URL })
+	p := write(t, filepath.Join(t.TempDir(), "sync.md"), meetingNotes)
+	if d := settle(t, e, ingestFile(t, e, p).DocumentID)[0]; d.PhaseSemantic != "done" {
+		t.Fatalf("semantic phase: %+v", d)
+	}
+	r := ask(t, e, engine.AskRequest{Question: "What was decided at the weekly sync?"})
+	var decision *engine.Fact
+	for i, fa := range r.Facts {
+		if fa.Field == "decisions" {
+			decision = &r.Facts[i]
+		}
+	}
+	if decision == nil || decision.EntityType != "meeting" || decision.Path != p || decision.Line != 8 || decision.DocumentID == "" || decision.Agent != "" {
+		t.Fatalf("facts: %+v", r.Facts)
+	}
+	if !strings.HasPrefix(r.Answer, "Weekly sync (meeting): ") || !strings.Contains(r.Answer, "decisions Ship on 2025-03-14") {
+		t.Fatalf("answer: %s", r.Answer)
+	}
+	checkCitations(t, r)
+	found := false
+	for _, c := range r.Citations {
+		if c.Path == p && c.LineStart == 8 && c.Quote == "Ship on 2025-03-14." {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("the decision's line is not cited: %+v", r.Citations)
 	}
 }

@@ -20,10 +20,11 @@ import (
 // something, or deliberately one that does not). A JSON-format request (the semantic phase)
 // gets an empty object.
 type askOllama struct {
-	reply   func(user string) string
-	fail    atomic.Bool // answer /api/chat with a server error
-	mu      sync.Mutex
-	prompts []map[string]any
+	reply    func(user string) string
+	semantic string      // the semantic phase's JSON answer ("{}" when empty)
+	fail     atomic.Bool // answer /api/chat with a server error
+	mu       sync.Mutex
+	prompts  []map[string]any
 }
 
 func (f *askOllama) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -38,6 +39,9 @@ func (f *askOllama) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		var req map[string]any
 		json.NewDecoder(r.Body).Decode(&req)
 		content := "{}"
+		if f.semantic != "" {
+			content = f.semantic
+		}
 		if req["format"] == nil {
 			f.mu.Lock()
 			f.prompts = append(f.prompts, req)

@@ -2,7 +2,6 @@ package engine_test
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -64,9 +63,7 @@ func TestAskQuality(t *testing.T) {
 					pages++
 				}
 			}
-			for _, m := range markerRe.FindAllStringSubmatch(r.Answer, -1) {
-				var n int
-				fmt.Sscan(m[2], &n)
+			for _, n := range answerMarkers(r.Answer) {
 				sentences++
 				if rel[filepath.Base(r.Citations[n-1].Path)] {
 					relevant++
