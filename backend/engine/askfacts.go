@@ -53,11 +53,13 @@ type askFactSet struct {
 // askFacts finds the entities a question names and their facts.
 func (e *Engine) askFacts(ctx context.Context, question string) (askFactSet, error) {
 	out := askFactSet{list: []Fact{}, period: answer.ParsePeriod(question)}
+	// A name can be meant only if its first word is a word of the question (the name must
+	// stand there whole): those are looked up, stop words included ("The Guardian").
 	qwords := search.Words(question)
 	var probe []string
 	seen := map[string]bool{}
 	for _, w := range qwords {
-		if len([]rune(w)) >= 2 && !search.IsStopWord(w) && !seen[w] {
+		if len([]rune(w)) >= 2 && !seen[w] {
 			seen[w] = true
 			probe = append(probe, w)
 		}

@@ -5,40 +5,44 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
+	"sort"
 )
 
-// EntitiesNaming returns the entities not of type except whose canonical name or an alias
-// holds one of words (lower case) as a substring, in ID order, at most limit: the candidates
-// a question may name, which the caller then matches by whole words. A question has a few
-// words, so one pass over the entities with instr() is cheaper than an index of every name
-// (and needs none kept in step with aliases).
+// EntitiesNaming returns the entities not of type except whose canonical name, in lower case,
+// begins with one of words (lower case): the candidates a question may name, which the caller
+// then matches by whole words. One range of the name index (migration 0013) per word, at most
+// limit entities each; in ID order, each once.
 func EntitiesNaming(ctx context.Context, q Q, words []string, except string, limit int) ([]Entity, error) {
-	if len(words) == 0 {
-		return nil, nil
-	}
-	var conds []string
-	args := []any{except}
-	for _, w := range words {
-		conds = append(conds, "instr(lower(canonical_name), ?) > 0 OR instr(lower(aliases), ?) > 0")
-		args = append(args, w, w)
-	}
-	args = append(args, limit)
-	rows, err := q.QueryContext(ctx, `SELECT `+entityCols+` FROM entities WHERE entity_type <> ? AND (`+strings.Join(conds, " OR ")+`)
-		ORDER BY entity_id LIMIT ?`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("entities naming %v: %w", words, err)
-	}
-	defer rows.Close()
+	seen := map[string]bool{}
 	var out []Entity
-	for rows.Next() {
-		e, err := scanEntity(rows)
-		if err != nil {
-			return nil, fmt.Errorf("entities naming %v: %w", words, err)
+	for _, w := range words {
+		if w == "" {
+			continue
 		}
-		out = append(out, e)
+		rows, err := q.QueryContext(ctx, `SELECT `+entityCols+` FROM entities
+			WHERE lower(canonical_name) >= ? AND lower(canonical_name) < ? AND entity_type <> ? LIMIT ?`, w, w+"\U0010FFFF", except, limit)
+		if err != nil {
+			return nil, fmt.Errorf("entities named %q: %w", w, err)
+		}
+		for rows.Next() {
+			e, err := scanEntity(rows)
+			if err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("entities named %q: %w", w, err)
+			}
+			if !seen[e.EntityID] {
+				seen[e.EntityID] = true
+				out = append(out, e)
+			}
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, fmt.Errorf("entities named %q: %w", w, err)
+		}
 	}
-	return out, rows.Err()
+	sort.Slice(out, func(i, j int) bool { return out[i].EntityID < out[j].EntityID })
+	return out, nil
 }
 
 // ChunkCovering returns the first chunk of a document (by ordinal) whose lines cover line, and on

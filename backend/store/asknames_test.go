@@ -90,9 +90,11 @@ func TestChunksByIDKeepsTheOrderAsked(t *testing.T) {
 	}
 }
 
-func TestEntitiesNamingIsASubstringProbe(t *testing.T) {
+// TestEntitiesNamingByFirstWord: a name is found by its first word, in any case, and a document
+// entity never; the caller matches whole words ("acmeville" would come back for "acme").
+func TestEntitiesNamingByFirstWord(t *testing.T) {
 	db := askStore(t)
-	got, err := EntitiesNaming(context.Background(), db.Reader(), []string{"acme", "lovelace"}, "document", 10)
+	got, err := EntitiesNaming(context.Background(), db.Reader(), []string{"acme", "ada", "lovelace"}, "document", 10)
 	if err != nil {
 		t.Fatal(err)
 	}
