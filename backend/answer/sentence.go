@@ -36,11 +36,18 @@ const (
 // headings as '#' lines. What is not prose is left out, because a line of code or a heading is
 // not an answer: fenced and indented code, headings, table rows, shell and debugger prompts,
 // and lines whose characters are mostly symbols. A chunk may begin inside a code block that the
-// chunker cut in two (see codeHead).
-func Split(text string) []Sentence {
+// chunker cut in two (see codeHead). A paragraph may be wrapped over several lines.
+func Split(text string) []Sentence { return split(text, false) }
+
+// SplitLines is Split for text whose every line is a block of its own: the HTML reader writes
+// each paragraph, list item, caption or cell on one line, so a line that does not end a
+// sentence ("Listing 21-11: Spawning a new thread") still ends its block.
+func SplitLines(text string) []Sentence { return split(text, true) }
+
+func split(text string, perLine bool) []Sentence {
 	var out []Sentence
 	para := 0
-	for _, b := range blocks(text) {
+	for _, b := range blocks(text, perLine) {
 		for _, s := range splitBlock(text, b) {
 			s.Para = para
 			out = append(out, s)
@@ -74,7 +81,7 @@ func lines(text string) []textLine {
 }
 
 // blocks groups the prose lines of text into paragraphs and list items.
-func blocks(text string) []block {
+func blocks(text string, perLine bool) []block {
 	ls := lines(text)
 	code := codeLines(text, ls)
 	var out []block
@@ -105,7 +112,7 @@ func blocks(text string) []block {
 			inIndented = true
 		default:
 			inIndented = false
-			if isListItem(trimmed) || i > 0 && standsAlone(text[ls[i-1].start:ls[i-1].end], trimmed) {
+			if isListItem(trimmed) || perLine {
 				flush()
 			}
 			if cur.start < 0 {
@@ -312,22 +319,6 @@ func countWords(s string) int {
 	return n
 }
 
-// standsAlone reports whether a line begins a new block although no blank line separates it
-// from the previous one: the previous line is short and does not end a sentence (a caption, a
-// label, a title: "Listing 21-11: Spawning a new thread for each stream"), and this one starts
-// like a sentence. A paragraph wrapped in the file has full lines before its last.
-func standsAlone(prev, line string) bool {
-	p := strings.TrimSpace(prev)
-	if p == "" || len(p) >= 60 || isListItem(p) {
-		return false
-	}
-	switch p[len(p)-1] {
-	case '.', '!', '?', ',', ';', ':', '-', '(':
-		return false
-	}
-	return startsSentence(line)
-}
-
 // codeSentence reports whether a sentence holds code or data rather than prose: escaped quotes
 // or newlines (text inside a string literal, a search index), braces, statement ends, or JSON's
 // "key": "value" punctuation.
@@ -338,6 +329,10 @@ func codeSentence(s string) bool {
 	}
 	// A command's synopsis or a grammar: "ssh [-46AaC] [-B bind_interface] [-b bind_address] …".
 	if strings.Count(s, "[")+strings.Count(s, "|")+strings.Count(s, "<")+strings.Count(s, "=") >= 4 {
+		return true
+	}
+	// A C declaration: "const unsigned char ** str, unsigned int * str_len".
+	if strings.Count(s, "*") >= 2 && strings.Contains(s, "(") {
 		return true
 	}
 	for _, p := range []string{`":`, `",`, `");`, `');`, "();", "=>", "::<"} {

@@ -69,16 +69,29 @@ func TestSplitChunkCutInsideCode(t *testing.T) {
 	}
 }
 
-// TestSplitLeavesOutNonProse: man-page section headings, a command's synopsis, a caption
-// without a stop run into the next paragraph, and JSON strings of a search index are no
-// sentences.
+// TestSplitLeavesOutNonProse: man-page section headings, a command's synopsis, a label, a C
+// declaration and JSON strings of a search index are no sentences.
 func TestSplitLeavesOutNonProse(t *testing.T) {
 	text := "NAME\n       jq - Command-line JSON processor\n\nSYNOPSIS\n       ssh [-46AaC] [-B bind_interface] [-b bind_address] [-c cipher_spec] destination\n\n" +
-		"Listing 21-11: Spawning a new thread for each stream\nAs you learned in Chapter 16, the spawn function creates a new thread.\n\n" +
+		"Listing 21-11: Spawning a new thread for each stream\n\nAs you learned in Chapter 16, the spawn function creates a new thread.\n\n" +
+		"int asn1_decode (unsigned int etype, const unsigned char ** der, unsigned int * len) decodes the data.\n\n" +
 		`{"body":"Rust doesn\u2019t have exceptions.","breadcrumbs":"Error Handling » Recoverable Errors","id":"35"}` + "\n"
 	got := texts(Split(text))
 	want := []string{"As you learned in Chapter 16, the spawn function creates a new thread."}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("sentences: %q", got)
+	}
+}
+
+// TestSplitLines: in HTML's text every line is a block, so a caption does not run into the
+// paragraph after it; in wrapped text a short line is only part of its paragraph.
+func TestSplitLines(t *testing.T) {
+	html := "Listing 21-11: Spawning a new thread for each stream\nAs you learned in Chapter 16, the spawn function creates a new thread.\n"
+	if got := texts(SplitLines(html)); len(got) != 1 || !strings.HasPrefix(got[0], "As you learned") {
+		t.Fatalf("HTML: %q", got)
+	}
+	wrapped := "gitweb (commit 1130ef3) was merged into git as of commit\n0a8f4f0, after which it was no longer maintained separately.\n"
+	if got := texts(Split(wrapped)); len(got) != 1 || !strings.HasPrefix(got[0], "gitweb (commit 1130ef3) was merged") {
+		t.Fatalf("wrapped: %q", got)
 	}
 }

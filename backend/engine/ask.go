@@ -186,14 +186,24 @@ func (e *Engine) askPassages(ctx context.Context, r AskRequest) ([]*passage, ans
 		if !ok {
 			continue // removed since the search read it
 		}
-		out = append(out, &passage{result: r, rank: i, chunk: c, sents: answer.Split(c.Text)})
+		out = append(out, &passage{result: r, rank: i, chunk: c, sents: splitPassage(r.Path, c.Text)})
 		if len(r.Next) > 0 {
 			if c, ok := byID[r.Next[0]]; ok {
-				out = append(out, &passage{result: r, rank: i, chunk: c, sents: answer.Split(c.Text), second: true})
+				out = append(out, &passage{result: r, rank: i, chunk: c, sents: splitPassage(r.Path, c.Text), second: true})
 			}
 		}
 	}
 	return out, answer.NewQuery(r.Question, res.Terms), nil
+}
+
+// splitPassage splits a chunk's text into sentences: the HTML reader writes each block on a line
+// of its own (answer.SplitLines), other readers keep a paragraph's wrapped lines (answer.Split).
+func splitPassage(path, text string) []answer.Sentence {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".html", ".htm", ".xhtml":
+		return answer.SplitLines(text)
+	}
+	return answer.Split(text)
 }
 
 // answerSentence is one sentence of the answer with its citation numbers.
