@@ -232,7 +232,7 @@ func withMarkers(text string, cites []int) string {
 		fmt.Fprintf(&m, "[%d]", n)
 	}
 	if n := len(text); n > 0 && strings.IndexByte(".!?", text[n-1]) >= 0 {
-		return text[:n-1] + " " + m.String() + text[n-1:]
+		return strings.TrimRight(text[:n-1], " ") + " " + m.String() + text[n-1:] // "der ." (a PDF's spacing) → "der [1]."
 	}
 	return text + " " + m.String()
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -157,11 +158,12 @@ func (s *sourceText) line(off int) int { return s.doc.SourceLine(off) }
 // one-page book is a few MB).
 const maxSourceBytes = 16 << 20
 
-// sourceOf reads the file of a chunk's document again, once per answer, when it still has the
-// bytes the chunk was read from: the same SHA-256, and the reader gives the same text at the
-// chunk's offsets. It returns nil (no error) when it cannot: the file changed or is gone, is
-// too big, or is not a file. Only documents already in the store are read, and nothing of them
-// leaves but line numbers.
+// sourceOf reads the file of a chunk's document again, when it still has the bytes the chunk was
+// read from: the same SHA-256, and the reader gives the same text at the chunk's offsets. It
+// returns nil (no error) when it cannot: the file changed or is gone, is too big, or is not a
+// file. Only documents already in the store are read, and nothing of them leaves but line
+// numbers. A read file is kept for the next asks (sourceCache): reading the Rust book's one
+// page again costs 130 ms, which every question citing it paid.
 func (w *answerWriter) sourceOf(ctx context.Context, c store.Chunk) (*sourceText, error) {
 	if s, ok := w.sources[c.DocumentID]; ok {
 		return s, nil
@@ -177,22 +179,31 @@ func (w *answerWriter) sourceOf(ctx context.Context, c store.Chunk) (*sourceText
 	if d.Kind != "file" || d.Path == "" || d.Size > maxSourceBytes {
 		return nil, nil
 	}
-	data, err := os.ReadFile(d.Path)
-	if err != nil || int64(len(data)) > maxSourceBytes {
+	st, err := os.Stat(d.Path)
+	if err != nil || st.Size() > maxSourceBytes {
 		return nil, nil // gone or unreadable since: the lines the chunk knows will do
 	}
-	sum := sha256.Sum256(data)
-	if hex.EncodeToString(sum[:]) != d.ContentHash {
-		return nil, nil
-	}
-	rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	doc, err := extract.Read(rctx, data, d.Path, extract.Limits{MaxBytes: maxSourceBytes})
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
+	key := sourceKey{doc: d.DocumentID, hash: d.ContentHash, size: st.Size(), mtime: st.ModTime()}
+	doc := w.e.sources.get(key)
+	if doc == nil {
+		data, err := os.ReadFile(d.Path)
+		if err != nil || int64(len(data)) != st.Size() {
+			return nil, nil
 		}
-		return nil, nil
+		sum := sha256.Sum256(data)
+		if hex.EncodeToString(sum[:]) != d.ContentHash {
+			return nil, nil
+		}
+		rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		doc, err = extract.Read(rctx, data, d.Path, extract.Limits{MaxBytes: maxSourceBytes})
+		cancel()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, nil
+		}
+		w.e.sources.put(key, doc)
 	}
 	if c.TextStart < 0 || c.TextEnd > len(doc.Text) || c.TextStart > c.TextEnd || doc.Text[c.TextStart:c.TextEnd] != c.Text {
 		return nil, nil // the reader reads it differently now: its map is not the chunk's
@@ -200,4 +211,80 @@ func (w *answerWriter) sourceOf(ctx context.Context, c store.Chunk) (*sourceText
 	s := &sourceText{doc: doc}
 	w.sources[c.DocumentID] = s
 	return s, nil
+}
+
+// sourceCache keeps the last files ask read again (sourceOf), least recently used out first,
+// within a count and a size: an answer cites a few documents, and the next question about the
+// same subject cites them again.
+type sourceCache struct {
+	mu      sync.Mutex
+	entries map[sourceKey]*sourceEntry
+	tick    uint64
+	bytes   int
+}
+
+// sourceKey is a file as read: a document at one version, and the size and time the file had
+// when it was read (a change to either is another file, read and checked again).
+type sourceKey struct {
+	doc, hash string
+	size      int64
+	mtime     time.Time
+}
+
+type sourceEntry struct {
+	doc   *extract.Document
+	used  uint64
+	bytes int
+}
+
+const (
+	maxCachedSources     = 16
+	maxCachedSourceBytes = 64 << 20
+)
+
+func (c *sourceCache) get(k sourceKey) *extract.Document {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entries[k]
+	if !ok {
+		return nil
+	}
+	c.tick++
+	e.used = c.tick
+	return e.doc
+}
+
+func (c *sourceCache) put(k sourceKey, doc *extract.Document) {
+	n := 2 * len(doc.Text) // the text and its map, roughly
+	if doc.Source != nil {
+		n += 24 * len(doc.Source.Segments)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries == nil {
+		c.entries = map[sourceKey]*sourceEntry{}
+	}
+	for key, e := range c.entries { // an older version of the document is no use any more
+		if key.doc == k.doc {
+			c.bytes -= e.bytes
+			delete(c.entries, key)
+		}
+	}
+	for len(c.entries) > 0 && (len(c.entries) >= maxCachedSources || c.bytes+n > maxCachedSourceBytes) {
+		var oldest sourceKey
+		var at uint64 = ^uint64(0)
+		for key, e := range c.entries {
+			if e.used < at {
+				oldest, at = key, e.used
+			}
+		}
+		c.bytes -= c.entries[oldest].bytes
+		delete(c.entries, oldest)
+	}
+	if n > maxCachedSourceBytes {
+		return
+	}
+	c.tick++
+	c.entries[k] = &sourceEntry{doc: doc, used: c.tick, bytes: n}
+	c.bytes += n
 }

@@ -83,6 +83,8 @@ type Engine struct {
 	enrich *enrich.Service
 
 	storage *storage.Monitor // the data folder's disk: full, failing or ok
+
+	sources sourceCache // files ask read again to cite lines inside a folded paragraph (askcite.go)
 }
 
 // Open opens (creating if needed) the data folder.
