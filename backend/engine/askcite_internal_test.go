@@ -12,7 +12,9 @@ import (
 // within a count and a size, and a new version of a document replaces its old one.
 func TestSourceCache(t *testing.T) {
 	var c sourceCache
-	key := func(doc, hash string) sourceKey { return sourceKey{doc: doc, hash: hash, size: 1, mtime: time.Unix(1, 0)} }
+	key := func(doc, hash string) sourceKey {
+		return sourceKey{doc: doc, hash: hash, size: 1, mtime: time.Unix(1, 0)}
+	}
 	small := func() *extract.Document { return &extract.Document{Text: "x"} }
 	for i := 0; i < maxCachedSources; i++ {
 		c.put(key(string(rune('a'+i)), "h"), small())
