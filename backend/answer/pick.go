@@ -39,6 +39,9 @@ type Options struct {
 	SameAs       float64 // two sentences sharing this share of the shorter one's words are one
 	RankDecay    float64 // a sentence's score is divided by 1 + RankDecay × its passage's rank
 	ScorePower   float64 // … and multiplied by its passage's relative Score to this power
+	// Mention, when not empty, keeps only sentences that name one of these (each a name's words,
+	// NameWords): a question about an entity the store knows is answered by what is said of it.
+	Mention [][]string
 }
 
 // DefaultOptions: a few sentences, as a person would answer. Measured on the quality corpus's
@@ -81,7 +84,7 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 			st := search.Stems(s.Text)
 			stems[p][i] = st
 			share, _ := q.Share(st)
-			if share < o.MinShare {
+			if share < o.MinShare || !mentions(s.Text, o.Mention) {
 				continue
 			}
 			score := share / (1 + o.RankDecay*float64(pa.Rank))
@@ -212,4 +215,18 @@ func leansBack(s string) bool {
 func terminated(s string) bool {
 	s = strings.TrimRight(s, `"')]’”`)
 	return strings.HasSuffix(s, ".") || strings.HasSuffix(s, "!") || strings.HasSuffix(s, "?")
+}
+
+// mentions reports whether text names one of names as whole words (true when there are none).
+func mentions(text string, names [][]string) bool {
+	if len(names) == 0 {
+		return true
+	}
+	ws := search.Words(text)
+	for _, n := range names {
+		if NameAt(ws, n) >= 0 {
+			return true
+		}
+	}
+	return false
 }

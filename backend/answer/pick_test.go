@@ -83,3 +83,15 @@ func TestPickIsDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestPickMention: when the question names an entity, only sentences that name it answer.
+func TestPickMention(t *testing.T) {
+	q := NewQuery("what did acme invoice in 2025", []search.Term{{Tokens: []string{"acm"}, IDF: 3}, {Tokens: []string{"invoic"}, IDF: 2}, {Tokens: []string{"2025"}, IDF: 1}})
+	ps := []Passage{passage(0, 1, "Rust 1.90 was released in 2025 with a new edition of invoices. Acme Corp sent its invoice for 2025 in March.")}
+	o := DefaultOptions
+	o.Mention = [][]string{NameWords("Acme Corp")}
+	got := pickedTexts(ps, Pick(ps, q, o))
+	if len(got) != 1 || !strings.HasPrefix(got[0], "Acme Corp sent") {
+		t.Fatalf("picked: %q", got)
+	}
+}

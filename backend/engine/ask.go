@@ -80,7 +80,9 @@ func (e *Engine) Ask(ctx context.Context, r AskRequest) (*AskResponse, error) {
 		}
 	}
 	if !llmDone {
-		picked := answer.Pick(w.answerPassages(), query, answer.DefaultOptions)
+		opt := answer.DefaultOptions
+		opt.Mention = facts.named
+		picked := answer.Pick(w.answerPassages(), query, opt)
 		if body, err = w.extractive(ctx, picked); err != nil {
 			return nil, askErr(ctx, err)
 		}

@@ -48,6 +48,9 @@ type askFactSet struct {
 	list     []Fact
 	entities []*factEntity // those with facts, in the order their facts are listed
 	period   answer.Period
+	// named are the names (as words) by which the question named the entities that have facts:
+	// the passages' sentences must name one of them too (answer.Options.Mention).
+	named [][]string
 }
 
 // askFacts finds the entities a question names and their facts.
@@ -70,8 +73,9 @@ func (e *Engine) askFacts(ctx context.Context, question string) (askFactSet, err
 	}
 	type named struct {
 		ent   store.Entity
-		at    int // first question word of the name
-		words int // words of the name
+		at    int      // first question word of the name
+		words int      // words of the name
+		name  []string // the name's words as the question says them
 	}
 	var found []named
 	for _, ent := range cands {
@@ -79,7 +83,7 @@ func (e *Engine) askFacts(ctx context.Context, question string) (askFactSet, err
 		for _, n := range append([]string{ent.CanonicalName}, ent.Aliases...) {
 			nw := answer.NameWords(n)
 			if at := answer.NameAt(qwords, nw); at >= 0 && len(nw) > best.words {
-				best.at, best.words = at, len(nw)
+				best.at, best.words, best.name = at, len(nw), nw
 			}
 		}
 		if best.at >= 0 {
@@ -114,6 +118,12 @@ func (e *Engine) askFacts(ctx context.Context, question string) (askFactSet, err
 		}
 		if !asked {
 			related = append([]*factEntity{fe}, related...)
+		}
+		for _, f := range related {
+			if len(f.facts) > 0 {
+				out.named = append(out.named, nm.name)
+				break
+			}
 		}
 		for _, f := range related {
 			if len(f.facts) == 0 {

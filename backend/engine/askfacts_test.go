@@ -25,6 +25,10 @@ func factsStore(t testing.TB) *engine.Engine {
 	}
 	ingest(t, e, "", `{"capability_id": "strata:store_invoice:v1", "body": {"invoice_number": "X-1", "vendor_name": "Acme Corp", "vendor_address": "1 Main Street, Springfield"},
 		"provenance": {"source_refs": [], "extracted_at": "2025-01-01T00:00:00Z", "extractor_version": "test:v1"}}`)
+	dir := t.TempDir()
+	settle(t, e,
+		ingestFile(t, e, write(t, filepath.Join(dir, "accounts.md"), "# Invoices in March\n\nEvery invoice received in March goes to the accounting team by the fifth.\n")).DocumentID,
+		ingestFile(t, e, write(t, filepath.Join(dir, "acme.md"), "# Bank notes\n\nAcme changed its bank account in March, after a reminder from the bank.\n")).DocumentID)
 	return e
 }
 
@@ -67,6 +71,12 @@ func TestAskFactsFollowWhatTheEntityDid(t *testing.T) {
 	if r.Notice != "" && strings.Contains(r.Notice, "nothing in the store") {
 		t.Fatalf("notice: %s", r.Notice)
 	}
+	// The passages answer too, with what they say of Acme; a sentence about invoices in
+	// general is not about Acme.
+	if !strings.Contains(r.Answer, "Acme changed its bank account in March, after a reminder from the bank [1].") || strings.Contains(r.Answer, "accounting team") {
+		t.Fatalf("answer: %s", r.Answer)
+	}
+	checkCitations(t, r)
 
 	r = ask(t, e, engine.AskRequest{Question: "what did acme invoice in march 2025"})
 	if got := factsOf(r); len(got) != 1 || got["INV-001"] == nil {
