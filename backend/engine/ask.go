@@ -15,15 +15,16 @@ import (
 
 // Ask answers a question from the store with cited passages (issue 15, seed ADR-037's query).
 //
-// The passages are the engine's own hybrid search with the request's filters, one per
-// document (its best chunk), never a document Strata wrote itself (generated answers and lint
-// reports: an answer must rest on what the user's documents say, not on an earlier answer).
-// Without a chat model the answer is extractive: the few sentences of the passages that hold
-// most of the question, in reading order, each ending with the citation of the file lines it
-// stands on. With a local chat model the answer is written from the numbered passages and every
-// sentence is checked against the passages it cites; a sentence that fails is removed and
-// listed in Unsupported. When the question names an entity the store knows, its snapshot facts
-// come with their provenance. The same store and question give the same answer.
+// The passages are the engine's own hybrid search with the request's filters: each result's
+// best chunk and its second best, never a document Strata wrote itself (generated answers and
+// lint reports: an answer must rest on what the user's documents say, not on an earlier
+// answer). Without a chat model the answer is extractive: the few sentences of the passages
+// that hold most of the question, in reading order, each ending with the citation of the file
+// lines it stands on. With a local chat model the answer is written from the numbered passages
+// and every sentence is checked against the passages it cites; a sentence that fails is
+// removed and listed in Unsupported. When the question names an entity the store knows, its
+// snapshot facts come with their provenance, stated first. The same store and question give
+// the same answer.
 func (e *Engine) Ask(ctx context.Context, r AskRequest) (*AskResponse, error) {
 	if err := checkAsk(&r); err != nil {
 		return nil, err
@@ -46,44 +47,14 @@ func (e *Engine) Ask(ctx context.Context, r AskRequest) (*AskResponse, error) {
 	if err != nil {
 		return nil, askErr(ctx, err)
 	}
-	var body []answerSentence
-	llmDone := false
-	if len(passages) > 0 {
-		if ok, _ := e.chat.Available(ctx); ok {
-			var sent []*passage
-			for _, p := range passages {
-				if !p.second {
-					sent = append(sent, p)
-				}
-			}
-			out, err := e.askLLM(ctx, r.Question, sent)
-			switch {
-			case err != nil && ctx.Err() != nil:
-				return nil, askCancelled(ctx.Err())
-			case err != nil:
-				resp.Notice = "the local chat model did not answer; this answer is extracted from the passages"
-				e.log.Warn("ask: chat model failed, answering extractively", "err", err)
-			default:
-				resp.Unsupported = out.unsupported
-				if len(out.sentences) > 0 {
-					body, err = w.llmSentences(ctx, sent, out.sentences)
-					if err != nil {
-						return nil, askErr(ctx, err)
-					}
-					resp.Mode, resp.Model, llmDone = AskLLM, e.chat.Model(), true
-				} else if out.noAnswer {
-					resp.Notice = "the local chat model found no answer in the passages; this answer is extracted from them"
-				} else {
-					resp.Notice = fmt.Sprintf("none of the %d sentences the chat model wrote is borne out by the passages it cites; this answer is extracted from the passages", len(out.unsupported))
-				}
-			}
-		}
+	body, err := e.modelAnswer(ctx, w, r.Question, resp)
+	if err != nil {
+		return nil, askErr(ctx, err)
 	}
-	if !llmDone {
+	if resp.Mode == AskExtractive {
 		opt := answer.DefaultOptions
 		opt.Mention = facts.named
-		picked := answer.Pick(w.answerPassages(), query, opt)
-		if body, err = w.extractive(ctx, picked); err != nil {
+		if body, err = w.extractive(ctx, answer.Pick(w.answerPassages(), query, opt)); err != nil {
 			return nil, askErr(ctx, err)
 		}
 	}
@@ -108,6 +79,50 @@ func (e *Engine) Ask(ctx context.Context, r AskRequest) (*AskResponse, error) {
 		return nil, askErr(ctx, err)
 	}
 	return resp, nil
+}
+
+// modelAnswer asks the local chat model, when there is one and there are passages, and returns
+// the sentences of its answer that the check kept, setting resp's mode and model. When the
+// model fails, finds no answer, or writes nothing the passages bear out, it returns none and
+// resp stays extractive, its notice saying why (and Unsupported listing what was removed).
+func (e *Engine) modelAnswer(ctx context.Context, w *answerWriter, question string, resp *AskResponse) ([]answerSentence, error) {
+	if len(w.passages) == 0 {
+		return nil, nil
+	}
+	if ok, _ := e.chat.Available(ctx); !ok {
+		return nil, nil
+	}
+	var sent []*passage
+	for _, p := range w.passages {
+		if !p.second {
+			sent = append(sent, p)
+		}
+	}
+	out, err := e.askLLM(ctx, question, sent)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return nil, ctx.Err()
+	case err != nil:
+		// Not a failure of the ask: the extractive answer stands in, and the notice says so.
+		resp.Notice = "the local chat model did not answer; this answer is extracted from the passages"
+		e.log.Warn("ask: the chat model failed, answering extractively", "err", err)
+		return nil, nil
+	}
+	resp.Unsupported = out.unsupported
+	switch {
+	case len(out.sentences) > 0:
+		body, err := w.llmSentences(ctx, sent, out.sentences)
+		if err != nil {
+			return nil, err
+		}
+		resp.Mode, resp.Model = AskLLM, e.chat.Model()
+		return body, nil
+	case out.noAnswer:
+		resp.Notice = "the local chat model found no answer in the passages; this answer is extracted from them"
+	default:
+		resp.Notice = fmt.Sprintf("none of the %d sentences the chat model wrote is borne out by the passages it cites; this answer is extracted from the passages", len(out.unsupported))
+	}
+	return nil, nil
 }
 
 func joinNotice(a, b string) string {
