@@ -35,6 +35,7 @@ type Options struct {
 	MaxSentences int     // sentences chosen on their own merit; their context sentences come with them
 	MaxChars     int     // the answer's length budget, context included
 	MinShare     float64 // the least share of the question's IDF mass a sentence must hold
+	MinKnown     float64 // the least share of the question's words the index must hold for any answer
 	Relative     float64 // … and the least share of the best sentence's score
 	SameAs       float64 // two sentences sharing this share of the shorter one's words are one
 	RankDecay    float64 // a sentence's score is divided by 1 + RankDecay × its passage's rank
@@ -56,9 +57,12 @@ type Options struct {
 //     the whole document, its title and the vectors, a sentence holds a few words. Without them
 //     0.41 of the chosen sentences came from relevant documents, with them 0.72, for as many
 //     answers holding a relevant sentence (221 and 226 of 295).
+//   - MinKnown is search's own rule for vectors (search.Floor.Known, 0.5): a question most of
+//     whose words the index has never seen is about something the store does not hold, however
+//     well a sentence matches the one word it knows ("swallowed" for an unladen swallow).
 //   - Relative keeps an answer on the point its best sentence makes; SameAs treats a sentence
 //     that repeats another (a paragraph in a chapter and in its one-page book, a copy) as one.
-var DefaultOptions = Options{MaxSentences: 4, MaxChars: 900, MinShare: 0.2, Relative: 0.5, SameAs: 0.8, RankDecay: 0.2, ScorePower: 2}
+var DefaultOptions = Options{MaxSentences: 4, MaxChars: 900, MinShare: 0.2, MinKnown: 0.5, Relative: 0.5, SameAs: 0.8, RankDecay: 0.2, ScorePower: 2}
 
 // Pick chooses the sentences of an extractive answer and returns them in reading order: by
 // passage (best first), then in the passage's own order. A sentence must hold enough of the
@@ -67,7 +71,7 @@ var DefaultOptions = Options{MaxSentences: 4, MaxChars: 900, MinShare: 0.2, Rela
 // before it in its paragraph. Equal scores are ordered by passage and position, so the same
 // passages always give the same answer.
 func Pick(passages []Passage, q Query, o Options) []Picked {
-	if q.Empty() {
+	if q.Empty() || q.Known() < o.MinKnown {
 		return nil
 	}
 	type cand struct {

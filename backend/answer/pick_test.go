@@ -20,11 +20,11 @@ func pickedTexts(ps []Passage, picked []Picked) []string {
 }
 
 var overflowQuery = NewQuery("what happens when an integer overflows in release mode", []search.Term{
-	{Tokens: []string{"happen"}, IDF: 0.5},
-	{Tokens: []string{"integ"}, IDF: 2},
-	{Tokens: []string{"overflow"}, IDF: 4},
-	{Tokens: []string{"releas"}, IDF: 2},
-	{Tokens: []string{"mode"}, IDF: 1.5},
+	{Tokens: []string{"happen"}, IDF: 0.5, DF: 1},
+	{Tokens: []string{"integ"}, IDF: 2, DF: 1},
+	{Tokens: []string{"overflow"}, IDF: 4, DF: 1},
+	{Tokens: []string{"releas"}, IDF: 2, DF: 1},
+	{Tokens: []string{"mode"}, IDF: 1.5, DF: 1},
 })
 
 func TestPickAnswersInReadingOrder(t *testing.T) {
@@ -86,7 +86,7 @@ func TestPickIsDeterministic(t *testing.T) {
 
 // TestPickMention: when the question names an entity, only sentences that name it answer.
 func TestPickMention(t *testing.T) {
-	q := NewQuery("what did acme invoice in 2025", []search.Term{{Tokens: []string{"acm"}, IDF: 3}, {Tokens: []string{"invoic"}, IDF: 2}, {Tokens: []string{"2025"}, IDF: 1}})
+	q := NewQuery("what did acme invoice in 2025", []search.Term{{Tokens: []string{"acm"}, IDF: 3, DF: 1}, {Tokens: []string{"invoic"}, IDF: 2, DF: 1}, {Tokens: []string{"2025"}, IDF: 1, DF: 1}})
 	ps := []Passage{passage(0, 1, "Rust 1.90 was released in 2025 with a new edition of invoices. Acme Corp sent its invoice for 2025 in March.")}
 	o := DefaultOptions
 	o.Mention = [][]string{NameWords("Acme Corp")}

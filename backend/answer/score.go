@@ -14,6 +14,7 @@ type Query struct {
 	terms     []qterm // the typed words and phrases
 	compounds []qcompound
 	mass      float64 // Σ IDF of terms
+	known     int     // terms the index holds
 }
 
 type qterm struct {
@@ -34,6 +35,7 @@ type qcompound struct {
 func NewQuery(question string, terms []search.Term) Query {
 	var q Query
 	if len(terms) == 0 {
+		// Nothing says which words the index holds: take them all as known.
 		seen := map[string]bool{}
 		for _, w := range search.Words(question) {
 			if search.IsStopWord(w) {
@@ -42,12 +44,13 @@ func NewQuery(question string, terms []search.Term) Query {
 			for _, s := range search.Stems(w) {
 				if !seen[s] {
 					seen[s] = true
-					terms = append(terms, search.Term{Tokens: []string{s}, IDF: 1})
+					terms = append(terms, search.Term{Tokens: []string{s}, IDF: 1, DF: 1})
 				}
 			}
 		}
 	}
 	byKey := map[string]int{}
+	var known []bool
 	for _, t := range terms {
 		if t.Compound || len(t.Tokens) == 0 {
 			continue
@@ -59,6 +62,7 @@ func NewQuery(question string, terms []search.Term) Query {
 		byKey[key] = len(q.terms)
 		q.terms = append(q.terms, qterm{toks: t.Tokens, idf: t.IDF})
 		q.mass += t.IDF
+		known = append(known, t.DF > 0)
 	}
 	for _, t := range terms {
 		if !t.Compound || len(t.Tokens) != 1 {
@@ -68,10 +72,18 @@ func NewQuery(question string, terms []search.Term) Query {
 		for _, part := range t.Of {
 			if i, ok := byKey[part]; ok {
 				c.of = append(c.of, i)
+				// A typed word the index holds only joined with its neighbour ("host name" as
+				// "hostname") is known through the joined word.
+				known[i] = known[i] || t.DF > 0
 			}
 		}
 		if len(c.of) > 0 {
 			q.compounds = append(q.compounds, c)
+		}
+	}
+	for _, k := range known {
+		if k {
+			q.known++
 		}
 	}
 	return q
@@ -119,6 +131,16 @@ func (q Query) Share(stems []string) (share float64, matched int) {
 
 // Terms is how many terms the question has.
 func (q Query) Terms() int { return len(q.terms) }
+
+// Known is the share of the question's terms that the index holds (1 without terms): a
+// question most of whose words the store has never seen ("the airspeed of an unladen
+// swallow") is not answered by a sentence that happens to hold its one known word.
+func (q Query) Known() float64 {
+	if len(q.terms) == 0 {
+		return 1
+	}
+	return float64(q.known) / float64(len(q.terms))
+}
 
 func hasPhrase(stems, toks []string) bool {
 	for i := 0; i+len(toks) <= len(stems); i++ {

@@ -9,9 +9,9 @@ import (
 
 func TestQueryShareIsIDFWeighted(t *testing.T) {
 	q := NewQuery("how do I read a file asynchronously", []search.Term{
-		{Tokens: []string{"read"}, IDF: 1},
-		{Tokens: []string{"file"}, IDF: 1},
-		{Tokens: []string{"asynchron"}, IDF: 6},
+		{Tokens: []string{"read"}, IDF: 1, DF: 1},
+		{Tokens: []string{"file"}, IDF: 1, DF: 1},
+		{Tokens: []string{"asynchron"}, IDF: 6, DF: 1},
 	})
 	rare, _ := q.Share(search.Stems("Calls run asynchronously."))
 	common, n := q.Share(search.Stems("Read the file first."))
@@ -26,10 +26,10 @@ func TestQueryShareIsIDFWeighted(t *testing.T) {
 
 func TestQueryPhrasesAndCompounds(t *testing.T) {
 	q := NewQuery(`"event loop" host name`, []search.Term{
-		{Tokens: []string{"event", "loop"}, IDF: 2},
-		{Tokens: []string{"host"}, IDF: 1},
-		{Tokens: []string{"name"}, IDF: 1},
-		{Tokens: []string{"hostnam"}, IDF: 3, Compound: true, Of: []string{"host", "name"}},
+		{Tokens: []string{"event", "loop"}, IDF: 2, DF: 1},
+		{Tokens: []string{"host"}, IDF: 1, DF: 1},
+		{Tokens: []string{"name"}, IDF: 1, DF: 1},
+		{Tokens: []string{"hostnam"}, IDF: 3, DF: 1, Compound: true, Of: []string{"host", "name"}},
 	})
 	if s, _ := q.Share(search.Stems("The loop of events.")); s != 0 {
 		t.Fatalf("a phrase matches only in order: %.2f", s)
@@ -54,5 +54,29 @@ func TestQueryWithoutTerms(t *testing.T) {
 	}
 	if !NewQuery("what is it?", nil).Empty() {
 		t.Fatal("a question of stop words has nothing to score by")
+	}
+}
+
+func TestQueryKnown(t *testing.T) {
+	q := NewQuery("airspeed of an unladen swallow", []search.Term{
+		{Tokens: []string{"airspe"}, IDF: 9}, {Tokens: []string{"unladen"}, IDF: 9}, {Tokens: []string{"swallow"}, IDF: 5, DF: 3},
+	})
+	if q.Known() != 1.0/3 {
+		t.Fatalf("known: %.2f", q.Known())
+	}
+	ps := []Passage{passage(0, 1, "Multiple resolutions of a promise are silently swallowed by the runtime.")}
+	if got := Pick(ps, q, DefaultOptions); len(got) != 0 {
+		t.Fatalf("a question the store does not know got %v", pickedTexts(ps, got))
+	}
+}
+
+// TestQueryKnownThroughACompound: "host name" whose words the index holds only as "hostname".
+func TestQueryKnownThroughACompound(t *testing.T) {
+	q := NewQuery("host name", []search.Term{
+		{Tokens: []string{"host"}, IDF: 9}, {Tokens: []string{"name"}, IDF: 9},
+		{Tokens: []string{"hostnam"}, IDF: 4, DF: 2, Compound: true, Of: []string{"host", "name"}},
+	})
+	if q.Known() != 1 {
+		t.Fatalf("known: %.2f", q.Known())
 	}
 }

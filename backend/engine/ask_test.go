@@ -205,7 +205,7 @@ func TestAskExtractive(t *testing.T) {
 // TestAskNothingAnswers: a question the store has nothing on gets no answer and says so.
 func TestAskNothingAnswers(t *testing.T) {
 	e, _ := askStore(t)
-	for _, q := range []string{"What is the airspeed velocity of an unladen swallow?", "zzzzqqq"} {
+	for _, q := range []string{"What is the airspeed velocity of an unladen swallow?", "zzzzqqq", "What is the airspeed of an unladen tomato?"} {
 		r := ask(t, e, engine.AskRequest{Question: q})
 		if r.Answer != "" || len(r.Citations) != 0 || !strings.Contains(r.Notice, "nothing in the store answers") {
 			t.Errorf("%q: %+v", q, r)

@@ -34,6 +34,12 @@ func TestResponseTermsAndNext(t *testing.T) {
 		}
 		idf[term.Tokens[0]] = term.IDF
 	}
+	// "host" is not in the index (only within "hostname"); the other terms are.
+	for _, term := range resp.Terms {
+		if known := term.DF > 0; known != (term.Tokens[0] != "host") {
+			t.Errorf("%v: df %v", term.Tokens, term.DF)
+		}
+	}
 	if len(idf) != 3 || idf["host"] <= idf["common"] {
 		t.Fatalf("terms: %+v (the rare word must weigh more than the common one)", resp.Terms)
 	}
