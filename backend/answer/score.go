@@ -1,15 +1,21 @@
 package answer
 
 import (
+	"math"
 	"strings"
 
 	"github.com/strata-app/strata/backend/search"
 )
 
-// Query is a question as sentences are scored against it: its terms, each weighed by its IDF
-// in the index, exactly as keyword search weighed them to rank the passages (search.Term), so
-// a sentence is judged by the same words and weights that found its passage. Words are compared
-// as the index compares them: folded and Porter-stemmed (search.Stems).
+// Query is a question as sentences are scored against it: its terms, each weighed by how rare
+// it is in the index (search.Term), so a sentence is judged by the same words that found its
+// passage, compared as the index compares them: folded and Porter-stemmed (search.Stems).
+//
+// The weight is BM25's IDF without FTS5's floor: log(1 + (N − df + ½) / (df + ½)). FTS5 weighs
+// a word held by more than half the chunks at a millionth, which in a small store (a folder
+// about tomatoes) makes every word of a question on its topic weigh nothing, and the question's
+// one word the store does not hold weigh everything: no sentence could reach the floor, and a
+// filed answer, holding the question's words, tipped the words of the next ask over the half.
 type Query struct {
 	terms     []qterm // the typed words and phrases
 	compounds []qcompound
@@ -60,8 +66,9 @@ func NewQuery(question string, terms []search.Term) Query {
 			continue
 		}
 		byKey[key] = len(q.terms)
-		q.terms = append(q.terms, qterm{toks: t.Tokens, idf: t.IDF})
-		q.mass += t.IDF
+		w := weight(t)
+		q.terms = append(q.terms, qterm{toks: t.Tokens, idf: w})
+		q.mass += w
 		known = append(known, t.DF > 0)
 	}
 	for _, t := range terms {
@@ -87,6 +94,15 @@ func NewQuery(question string, terms []search.Term) Query {
 		}
 	}
 	return q
+}
+
+// weight is a term's weight (see Query): from its document frequency where the search gave
+// the index's size, else its IDF as given.
+func weight(t search.Term) float64 {
+	if t.N <= 0 {
+		return t.IDF
+	}
+	return math.Log(1 + (t.N-t.DF+0.5)/(t.DF+0.5))
 }
 
 // Empty reports whether the question has no word to score by.

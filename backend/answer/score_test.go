@@ -80,3 +80,17 @@ func TestQueryKnownThroughACompound(t *testing.T) {
 		t.Fatalf("known: %.2f", q.Known())
 	}
 }
+
+// TestQueryWeightHasNoFloor: a word in most chunks of a small index still weighs something
+// (FTS5's IDF weighs it a millionth), less than a rare one.
+func TestQueryWeightHasNoFloor(t *testing.T) {
+	q := NewQuery("tomato sunlight", []search.Term{
+		{Tokens: []string{"tomato"}, IDF: 1e-6, DF: 6, N: 8},
+		{Tokens: []string{"sunlight"}, IDF: 1.2, DF: 1, N: 8},
+	})
+	common, _ := q.Share(search.Stems("A tomato."))
+	rare, _ := q.Share(search.Stems("Sunlight."))
+	if common < 0.1 || common >= rare || math.Abs(common+rare-1) > 1e-9 {
+		t.Fatalf("common %.3f rare %.3f", common, rare)
+	}
+}

@@ -194,8 +194,18 @@ func (e *Engine) askPassages(ctx context.Context, r AskRequest) ([]*passage, ans
 		return nil, answer.Query{}, err
 	}
 	byID := make(map[string]store.Chunk, len(chunks))
+	var docIDs []string
 	for _, c := range chunks {
 		byID[c.ChunkID] = c
+		docIDs = append(docIDs, c.DocumentID)
+	}
+	docs, err := store.DocumentsByID(ctx, e.db.Reader(), docIDs)
+	if err != nil {
+		return nil, answer.Query{}, err
+	}
+	byDoc := make(map[string]store.Document, len(docs))
+	for _, d := range docs {
+		byDoc[d.DocumentID] = d
 	}
 	var out []*passage
 	for i, r := range res.Results {
@@ -203,10 +213,10 @@ func (e *Engine) askPassages(ctx context.Context, r AskRequest) ([]*passage, ans
 		if !ok {
 			continue // removed since the search read it
 		}
-		out = append(out, &passage{result: r, rank: i, chunk: c, sents: splitPassage(r.Path, c.Text)})
+		out = append(out, &passage{result: r, rank: i, chunk: c, sents: splitPassage(byDoc[c.DocumentID], c.Text)})
 		if len(r.Next) > 0 {
 			if c, ok := byID[r.Next[0]]; ok {
-				out = append(out, &passage{result: r, rank: i, chunk: c, sents: splitPassage(r.Path, c.Text), second: true})
+				out = append(out, &passage{result: r, rank: i, chunk: c, sents: splitPassage(byDoc[c.DocumentID], c.Text), second: true})
 			}
 		}
 	}
@@ -215,8 +225,16 @@ func (e *Engine) askPassages(ctx context.Context, r AskRequest) ([]*passage, ans
 
 // splitPassage splits a chunk's text into sentences: the HTML reader writes each block on a line
 // of its own (answer.SplitLines), other readers keep a paragraph's wrapped lines (answer.Split).
-func splitPassage(path, text string) []answer.Sentence {
-	switch strings.ToLower(filepath.Ext(path)) {
+// A source file has none: all of it is code, where a comment that reads like prose is no
+// answer a person can quote (the chat model still reads it as a passage).
+func splitPassage(d store.Document, text string) []answer.Sentence {
+	switch {
+	case d.DocType == "code":
+		return nil
+	case d.Mime == "text/html" || d.Mime == "application/xhtml+xml":
+		return answer.SplitLines(text)
+	}
+	switch strings.ToLower(filepath.Ext(d.Path)) {
 	case ".html", ".htm", ".xhtml":
 		return answer.SplitLines(text)
 	}

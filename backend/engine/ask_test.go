@@ -17,7 +17,7 @@ import (
 
 // Fixture documents with known answers: a Markdown note (soft-wrapped lines, a code block), a
 // plain-text manual, an HTML page whose paragraphs are wrapped over several file lines (the
-// reader folds each into one line of text), and a document about something else.
+// reader folds each into one line of text), a source file, and a document about something else.
 const askMarkdown = `---
 title: Tomato growing notes
 ---
@@ -56,6 +56,15 @@ speeds up decomposition considerably.</p>
 </main></body></html>
 `
 
+// askCode is a source file whose comment reads like prose: code is no answer.
+const askCode = `package garden
+
+/*
+Every tomato plant in these garden tests gets sunlight for hours each day, as the tests need.
+*/
+func Sunlight() int { return 6 }
+`
+
 const askOther = `# Bicycle maintenance
 
 Clean and oil the chain every few hundred kilometres. Check the tyre pressure
@@ -68,7 +77,7 @@ func askStore(t testing.TB, opts ...opt) (*engine.Engine, string) {
 	e := open(t, opts...)
 	dir := t.TempDir()
 	var ids []string
-	for name, content := range map[string]string{"tomatoes.md": askMarkdown, "basil.txt": askText, "compost.html": askHTML, "bicycle.md": askOther} {
+	for name, content := range map[string]string{"tomatoes.md": askMarkdown, "basil.txt": askText, "compost.html": askHTML, "bicycle.md": askOther, "garden.go": askCode} {
 		ids = append(ids, ingestFile(t, e, write(t, filepath.Join(dir, name), content)).DocumentID)
 	}
 	for _, d := range settle(t, e, ids...) {
@@ -196,7 +205,7 @@ func TestAskExtractive(t *testing.T) {
 		if !found {
 			t.Errorf("%q: no citation quotes %q: %+v", c.question, c.want, r.Citations)
 		}
-		if strings.Contains(r.Answer, "echo") || strings.Contains(r.Answer, "for many hours") || strings.Contains(r.Answer, "Bicycle") || strings.Contains(r.Answer, "BASIL CARE") {
+		if strings.Contains(r.Answer, "echo") || strings.Contains(r.Answer, "for many hours") || strings.Contains(r.Answer, "garden tests") || strings.Contains(r.Answer, "Bicycle") || strings.Contains(r.Answer, "BASIL CARE") {
 			t.Errorf("%q: code, a heading or an unrelated document in the answer: %s", c.question, r.Answer)
 		}
 	}

@@ -505,7 +505,7 @@ func (w *answerWriter) citeFact(ctx context.Context, f Fact) (int, error) {
 	p := &passage{result: search.Result{DocumentID: d.DocumentID, Path: d.Path, Title: d.Title}, chunk: c}
 	// The sentence of that line that writes the value, when it is prose: a long line of text
 	// (an HTML paragraph) stands for many lines of the file.
-	for _, s := range splitPassage(d.Path, c.Text) {
+	for _, s := range splitPassage(d, c.Text) {
 		if s.Start < to && s.End > from && lineHolds(s.Text, f.Value) {
 			return w.cite(ctx, p, s.Start, s.End, s.Text)
 		}

@@ -101,7 +101,7 @@ func TestAskLLMChecksEverySentence(t *testing.T) {
 			"Basil is an annual herb [9]. "+
 			"Basil does not tolerate frost, so bring it indoors when nights turn cold [%d].", tom, tom, tom, bas)
 	})
-	r := ask(t, e, engine.AskRequest{Question: "How should I look after tomato and basil plants?"})
+	r := ask(t, e, engine.AskRequest{Question: "How much sunlight do tomatoes need, and does basil tolerate frost?"})
 	if r.Mode != engine.AskLLM || r.Model != "llama3.2" {
 		t.Fatalf("mode %s model %q notice %q", r.Mode, r.Model, r.Notice)
 	}
@@ -140,7 +140,7 @@ func TestAskLLMChecksEverySentence(t *testing.T) {
 	msgs := req["messages"].([]any)
 	system := msgs[0].(map[string]any)["content"].(string)
 	user := msgs[1].(map[string]any)["content"].(string)
-	if !strings.Contains(system, "only what the passages say") || !strings.Contains(user, "Question: How should I look after tomato and basil plants?") ||
+	if !strings.Contains(system, "only what the passages say") || !strings.Contains(user, "Question: How much sunlight do tomatoes need, and does basil tolerate frost?") ||
 		req["options"].(map[string]any)["temperature"] != float64(0) || passageNo(user, "six hours") == 0 || passageHead.FindAllString(user, -1)[0] != "[1] " {
 		t.Fatalf("prompt:\n%s\n%s\n%v", system, user, req["options"])
 	}

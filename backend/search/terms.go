@@ -11,6 +11,7 @@ type Term struct {
 	Tokens   []string `json:"tokens"`
 	IDF      float64  `json:"idf"`
 	DF       float64  `json:"df"` // chunks holding it (estimated for the commonest words): 0 for a word the index has never seen
+	N        float64  `json:"n"`  // chunks in the index
 	Compound bool     `json:"compound,omitempty"`
 	Of       []string `json:"of,omitempty"` // a compound's words (stemmed), which it replaces where it is the better
 }
@@ -19,7 +20,7 @@ type Term struct {
 func termsOf(phrases []*kwPhrase, n float64) []Term {
 	out := make([]Term, 0, len(phrases))
 	for _, p := range phrases {
-		t := Term{Tokens: p.toks, IDF: bm25IDF(p.df, n), DF: p.df, Compound: p.compound}
+		t := Term{Tokens: p.toks, IDF: bm25IDF(p.df, n), DF: p.df, N: n, Compound: p.compound}
 		for _, k := range p.parts {
 			t.Of = append(t.Of, strings.Join(phrases[k].toks, " "))
 		}
