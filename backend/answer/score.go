@@ -21,6 +21,7 @@ type Query struct {
 	compounds []qcompound
 	mass      float64 // Σ IDF of terms
 	known     int     // terms the index holds
+	unknown   []string
 }
 
 type qterm struct {
@@ -88,13 +89,19 @@ func NewQuery(question string, terms []search.Term) Query {
 			q.compounds = append(q.compounds, c)
 		}
 	}
-	for _, k := range known {
+	for i, k := range known {
 		if k {
 			q.known++
+		} else {
+			q.unknown = append(q.unknown, strings.Join(q.terms[i].toks, " "))
 		}
 	}
 	return q
 }
+
+// Unknown are the question's terms (stemmed, as search.Stems gives them) that no chunk of the
+// index holds: an answer can say nothing about them, and the asker should know.
+func (q Query) Unknown() []string { return q.unknown }
 
 // weight is a term's weight (see Query): from its document frequency where the search gave
 // the index's size, else its IDF as given.
@@ -172,4 +179,28 @@ func hasPhrase(stems, toks []string) bool {
 		}
 	}
 	return false
+}
+
+// UnknownWords are the words of the question, as typed, that no chunk of the index holds
+// (Unknown), leaving out words that say nothing of what is asked ("much", "way": the generic
+// words of KeyTerms): an answer made of the question's other words ("Which hash functions does
+// nettle provide?" in a store without nettle's manual, answered from Rust's HashMap) says that
+// it says nothing of these.
+func UnknownWords(question string, q Query) []string {
+	stems := map[string]bool{}
+	for _, s := range q.Unknown() {
+		stems[s] = true
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range search.Words(question) {
+		if genericWords[w] || seen[w] {
+			continue
+		}
+		if st := search.Stems(w); len(st) == 1 && stems[st[0]] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package answer
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/strata-app/strata/backend/search"
@@ -61,8 +62,11 @@ func TestQueryKnown(t *testing.T) {
 	q := NewQuery("airspeed of an unladen swallow", []search.Term{
 		{Tokens: []string{"airspe"}, IDF: 9}, {Tokens: []string{"unladen"}, IDF: 9}, {Tokens: []string{"swallow"}, IDF: 5, DF: 3},
 	})
-	if q.Known() != 1.0/3 {
-		t.Fatalf("known: %.2f", q.Known())
+	if q.Known() != 1.0/3 || strings.Join(q.Unknown(), " ") != "airspe unladen" {
+		t.Fatalf("known: %.2f, unknown %v", q.Known(), q.Unknown())
+	}
+	if w := UnknownWords("Airspeed of an unladen swallow, much?", q); strings.Join(w, " ") != "airspeed unladen" {
+		t.Fatalf("unknown words: %v", w)
 	}
 	ps := []Passage{passage(0, 1, "Multiple resolutions of a promise are silently swallowed by the runtime.")}
 	if got := Pick(ps, q, DefaultOptions); len(got) != 0 {

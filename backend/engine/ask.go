@@ -63,6 +63,9 @@ func (e *Engine) Ask(ctx context.Context, r AskRequest) (*AskResponse, error) {
 		resp.Notice = joinNotice(resp.Notice, "nothing in the store answers this question")
 	} else {
 		text = render(all)
+		if words := answer.UnknownWords(r.Question, query); len(words) > 0 {
+			resp.Notice = joinNotice(resp.Notice, "no document holds “"+strings.Join(words, "”, “")+"”: the answer says nothing about it")
+		}
 	}
 	resp.Answer, resp.Citations = text, w.list
 	if r.Format == AskSummaryWithSource && text != "" {

@@ -294,3 +294,16 @@ func TestAskFilters(t *testing.T) {
 		t.Fatalf("the filtered-out document answered: %s", r.Answer)
 	}
 }
+
+// TestAskSaysWhatTheStoreDoesNotHold: an answer made of the question's other words says which
+// of its words no document holds.
+func TestAskSaysWhatTheStoreDoesNotHold(t *testing.T) {
+	e, _ := askStore(t)
+	r := ask(t, e, engine.AskRequest{Question: "How much direct sunlight do tomato plants need in Zanzibar?"})
+	if !strings.Contains(r.Answer, "six hours of direct sunlight") || !strings.Contains(r.Notice, "no document holds “zanzibar”") {
+		t.Fatalf("answer %q, notice %q", r.Answer, r.Notice)
+	}
+	if r := ask(t, e, engine.AskRequest{Question: "How much direct sunlight do tomato plants need?"}); strings.Contains(r.Notice, "no document holds") {
+		t.Fatalf("notice: %q", r.Notice)
+	}
+}
