@@ -112,20 +112,20 @@ func (e *Engine) askFacts(ctx context.Context, question string) (askFactSet, err
 		if err != nil {
 			return out, err
 		}
-		related, asked, err := e.relatedFacts(ctx, nm.ent, fe.name, qstems, out.period, len(fe.facts) == 0)
+		shown, asked, err := e.relatedFacts(ctx, nm.ent, fe.name, qstems, out.period, len(fe.facts) == 0)
 		if err != nil {
 			return out, err
 		}
 		if !asked {
-			related = append([]*factEntity{fe}, related...)
+			shown = append([]*factEntity{fe}, shown...)
 		}
-		for _, f := range related {
+		for _, f := range shown {
 			if len(f.facts) > 0 {
 				out.named = append(out.named, nm.name)
 				break
 			}
 		}
-		for _, f := range related {
+		for _, f := range shown {
 			if len(f.facts) == 0 {
 				continue
 			}
@@ -171,15 +171,40 @@ func (e *Engine) relatedFacts(ctx context.Context, ent store.Entity, name string
 	if !asked && !bare {
 		return nil, false, nil // the question asks about the entity itself
 	}
+	// Each candidate's date is read from its snapshot (one row); only those shown are traced to
+	// their sources, however many invoices a vendor has.
+	type cand struct{ id, date string }
 	seen := map[string]bool{}
-	var out []*factEntity
+	var cands []cand
 	for _, r := range rels {
 		ref, ok := refs[r.SourceEntityID]
 		if !ok || seen[ref.EntityID] || ref.EntityType == DocumentType || len(typeNamed) > 0 && !typeNamed[ref.EntityType] {
 			continue
 		}
 		seen[ref.EntityID] = true
-		src, err := store.GetEntity(ctx, e.db.Reader(), ref.EntityID)
+		date, err := e.snapshotDate(ctx, ref.EntityID)
+		if err != nil {
+			return nil, false, err
+		}
+		if !period.IsZero() && !period.Contains(date) {
+			continue
+		}
+		cands = append(cands, cand{ref.EntityID, date})
+	}
+	// By date (undated last), then ID: the order a person reads a history in.
+	sort.Slice(cands, func(i, j int) bool {
+		a, b := cands[i].date, cands[j].date
+		if (a == "") != (b == "") {
+			return b == ""
+		}
+		if a != b {
+			return a < b
+		}
+		return cands[i].id < cands[j].id
+	})
+	var out []*factEntity
+	for _, c := range cands[:min(len(cands), maxRelatedEntities)] {
+		src, err := store.GetEntity(ctx, e.db.Reader(), c.id)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}
@@ -190,26 +215,36 @@ func (e *Engine) relatedFacts(ctx context.Context, ent store.Entity, name string
 		if err != nil {
 			return nil, false, err
 		}
-		if !period.IsZero() && !period.Contains(fe.date) {
-			continue
-		}
 		out = append(out, fe)
 	}
-	// By date (undated last), then ID: the order a person reads a history in.
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i].date, out[j].date
-		if (a == "") != (b == "") {
-			return b == ""
-		}
-		if a != b {
-			return a < b
-		}
-		return out[i].id < out[j].id
-	})
-	if len(out) > maxRelatedEntities {
-		out = out[:maxRelatedEntities]
-	}
 	return out, asked, nil
+}
+
+// snapshotDate is an entity's own date (dateFields) as its snapshot holds it, "" if none.
+func (e *Engine) snapshotDate(ctx context.Context, id string) (string, error) {
+	row, err := store.GetSnapshot(ctx, e.db.Reader(), id)
+	if errors.Is(err, store.ErrNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	var snap map[string]json.RawMessage
+	if err := json.Unmarshal(row.Snapshot, &snap); err != nil {
+		return "", fmt.Errorf("snapshot of %s: %w", id, err)
+	}
+	return dateOf(snap), nil
+}
+
+// dateOf is the first of dateFields a snapshot holds as a string.
+func dateOf(snap map[string]json.RawMessage) string {
+	for _, f := range dateFields {
+		var s string
+		if v, ok := snap[f]; ok && json.Unmarshal(v, &s) == nil {
+			return s
+		}
+	}
+	return ""
 }
 
 // dateFields name an entity's own date, most telling first: an invoice's date, a contract's
@@ -235,14 +270,7 @@ func (e *Engine) entityFacts(ctx context.Context, ent store.Entity, about string
 		fields = append(fields, f)
 	}
 	sort.Strings(fields)
-	for _, f := range dateFields {
-		if v, ok := tr.snap[f]; ok && fe.date == "" {
-			var s string
-			if json.Unmarshal(v, &s) == nil {
-				fe.date = s
-			}
-		}
-	}
+	fe.date = dateOf(tr.snap)
 	for _, f := range fields {
 		v := tr.snap[f]
 		if string(v) == "null" || len(v) == 0 {

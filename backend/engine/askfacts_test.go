@@ -145,3 +145,30 @@ func TestAskFactsFromADocumentLine(t *testing.T) {
 		t.Fatalf("the decision's line is not cited: %+v", r.Citations)
 	}
 }
+
+// TestAskFactsAreBounded: a vendor with fifteen invoices in a month shows the first ten, oldest
+// first, and never more than thirty facts (here six invoices of five values each).
+func TestAskFactsAreBounded(t *testing.T) {
+	e := open(t)
+	for d := 15; d >= 1; d-- {
+		date := "2025-03-" + string(rune('0'+d/10)) + string(rune('0'+d%10))
+		ingest(t, e, "", invoice("G-"+date, "Globex Ltd", 100+d, date+"T10:00:00Z",
+			map[string]any{"date": date, "currency": "EUR", "customer_name": "Initech", "status": "paid"}))
+	}
+	r := ask(t, e, engine.AskRequest{Question: "What did Globex invoice in March 2025?"})
+	if len(r.Facts) != 30 {
+		t.Fatalf("%d facts", len(r.Facts))
+	}
+	var order []string
+	for _, f := range r.Facts {
+		if len(order) == 0 || order[len(order)-1] != f.EntityName {
+			order = append(order, f.EntityName)
+		}
+	}
+	if order[0] != "G-2025-03-01" || order[len(order)-1] != "G-2025-03-06" {
+		t.Fatalf("invoices shown: %v", order)
+	}
+	if n := strings.Count(r.Answer, "Globex Ltd invoice G-"); n != 5 {
+		t.Fatalf("the answer states %d invoices, want the first five:\n%s", n, r.Answer)
+	}
+}
