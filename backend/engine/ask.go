@@ -53,6 +53,9 @@ func (e *Engine) Ask(ctx context.Context, r AskRequest) (*AskResponse, error) {
 	}
 	if resp.Mode == AskExtractive {
 		opt := answer.DefaultOptions
+		if e.askOptions != nil {
+			opt = *e.askOptions
+		}
 		opt.Mention = facts.named
 		if body, err = w.extractive(ctx, answer.Pick(w.answerPassages(), query, opt)); err != nil {
 			return nil, askErr(ctx, err)
