@@ -94,6 +94,7 @@ bench: check-go
 	$(GO) test -run '^$$' -bench 'WatchedFileLatency' -benchtime 7x -count 3 ./backend/engine/
 	$(GO) test -run '^$$' -bench 'EnrichOverhead' -benchtime 1x -count 3 -timeout 30m ./backend/engine/
 	$(GO) test -run '^$$' -bench 'EnrichNewDocument' -benchtime 20x -count 3 -timeout 30m ./backend/engine/
+	$(GO) test -run '^$$' -bench 'Ask10k' -benchtime 300x -count 3 -timeout 30m ./backend/engine/
 	$(GO) test -run '^$$' -bench . ./backend/extract/ ./backend/heuristics/ ./backend/embed/
 	$(GO) test -run '^$$' -bench 'Hybrid' -benchtime 100x -timeout 30m ./backend/search/
 	$(GO) test -run '^$$' -bench 'VectorRecall' -benchtime 1x -timeout 30m ./backend/search/

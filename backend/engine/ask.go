@@ -1,12 +1,306 @@
 package engine
 
-import "context"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
 
-// Ask answers a question from the store with cited passages (issue 15).
+	"github.com/strata-app/strata/backend/answer"
+	"github.com/strata-app/strata/backend/errs"
+	"github.com/strata-app/strata/backend/search"
+	"github.com/strata-app/strata/backend/store"
+)
+
+// Ask answers a question from the store with cited passages (issue 15, seed ADR-037's query).
+//
+// The passages are the engine's own hybrid search with the request's filters: each result's
+// best chunk and its second best, never a document Strata wrote itself (generated answers and
+// lint reports: an answer must rest on what the user's documents say, not on an earlier
+// answer). Without a chat model the answer is extractive: the few sentences of the passages
+// that hold most of the question, in reading order, each ending with the citation of the file
+// lines it stands on. With a local chat model the answer is written from the numbered passages
+// and every sentence is checked against the passages it cites; a sentence that fails is
+// removed and listed in Unsupported. When the question names an entity the store knows, its
+// snapshot facts come with their provenance, stated first. The same store and question give
+// the same answer.
 func (e *Engine) Ask(ctx context.Context, r AskRequest) (*AskResponse, error) {
 	if err := checkAsk(&r); err != nil {
 		return nil, err
 	}
-	return &AskResponse{Question: r.Question, Citations: []Citation{}, Facts: []Fact{}, Mode: AskExtractive, Unsupported: []Unsupported{},
-		Notice: "asking is not built yet"}, nil
+	if err := ctx.Err(); err != nil {
+		return nil, askCancelled(err)
+	}
+	resp := &AskResponse{Question: r.Question, Citations: []Citation{}, Facts: []Fact{}, Mode: AskExtractive, Unsupported: []Unsupported{}}
+	passages, query, err := e.askPassages(ctx, r)
+	if err != nil {
+		return nil, askErr(ctx, err)
+	}
+	facts, err := e.askFacts(ctx, r.Question)
+	if err != nil {
+		return nil, askErr(ctx, err)
+	}
+	resp.Facts = facts.list
+	w := &answerWriter{e: e, passages: passages, cites: map[string]int{}, sources: map[string]*sourceText{}}
+	factLines, err := w.factSentences(ctx, facts)
+	if err != nil {
+		return nil, askErr(ctx, err)
+	}
+	body, err := e.modelAnswer(ctx, w, r.Question, resp)
+	if err != nil {
+		return nil, askErr(ctx, err)
+	}
+	if resp.Mode == AskExtractive {
+		opt := answer.DefaultOptions
+		if e.askOptions != nil {
+			opt = *e.askOptions
+		}
+		opt.Mention = facts.named
+		if body, err = w.extractive(ctx, answer.Pick(w.answerPassages(), query, opt)); err != nil {
+			return nil, askErr(ctx, err)
+		}
+	}
+	text := ""
+	if all := append(factLines, body...); len(all) == 0 {
+		resp.Notice = joinNotice(resp.Notice, "nothing in the store answers this question")
+	} else {
+		text = render(all)
+		if words := answer.UnknownWords(r.Question, query); len(words) > 0 {
+			resp.Notice = joinNotice(resp.Notice, "no document holds “"+strings.Join(words, "”, “")+"”: the answer says nothing about it")
+		}
+	}
+	resp.Answer, resp.Citations = text, w.list
+	if r.Format == AskSummaryWithSource && text != "" {
+		resp.Answer += "\n\n" + sourcesList(resp.Citations)
+	}
+	if r.Persist {
+		if text == "" {
+			resp.Notice = joinNotice(resp.Notice, "nothing was filed: there is no answer to keep")
+		} else if err := e.persistAnswer(ctx, r, text, resp); err != nil {
+			return nil, askErr(ctx, err)
+		}
+	}
+	if resp.Embedder, err = e.cachedEmbeddingStatus(ctx); err != nil {
+		return nil, askErr(ctx, err)
+	}
+	return resp, nil
+}
+
+// modelAnswer asks the local chat model, when there is one and there are passages, and returns
+// the sentences of its answer that the check kept, setting resp's mode and model. When the
+// model fails, finds no answer, or writes nothing the passages bear out, it returns none and
+// resp stays extractive, its notice saying why (and Unsupported listing what was removed).
+func (e *Engine) modelAnswer(ctx context.Context, w *answerWriter, question string, resp *AskResponse) ([]answerSentence, error) {
+	if len(w.passages) == 0 {
+		return nil, nil
+	}
+	if ok, _ := e.chat.Available(ctx); !ok {
+		return nil, nil
+	}
+	var sent []*passage
+	for _, p := range w.passages {
+		if !p.second {
+			sent = append(sent, p)
+		}
+	}
+	out, err := e.askLLM(ctx, question, sent)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return nil, ctx.Err()
+	case err != nil:
+		// Not a failure of the ask: the extractive answer stands in, and the notice says so.
+		resp.Notice = "the local chat model did not answer; this answer is extracted from the passages"
+		e.log.Warn("ask: the chat model failed, answering extractively", "err", err)
+		return nil, nil
+	}
+	resp.Unsupported = out.unsupported
+	switch {
+	case len(out.sentences) > 0:
+		body, err := w.llmSentences(ctx, sent, out.sentences)
+		if err != nil {
+			return nil, err
+		}
+		resp.Mode, resp.Model = AskLLM, e.chat.Model()
+		return body, nil
+	case out.noAnswer:
+		resp.Notice = "the local chat model found no answer in the passages; this answer is extracted from them"
+	default:
+		resp.Notice = fmt.Sprintf("none of the %d sentences the chat model wrote is borne out by the passages it cites; this answer is extracted from the passages", len(out.unsupported))
+	}
+	return nil, nil
+}
+
+func joinNotice(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// askCancelled is the envelope of an ask whose caller went away.
+func askCancelled(err error) error {
+	return errs.Wrap(errs.Cancelled, err, "asking was cancelled before it finished").WithHint("nothing was half-written; ask again")
+}
+
+// askErr keeps an envelope as it is, turns a cancelled context into CANCELLED, and anything
+// else into a read failure.
+func askErr(ctx context.Context, err error) error {
+	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
+		return askCancelled(err)
+	}
+	if ee := (*errs.Error)(nil); errors.As(err, &ee) {
+		return ee
+	}
+	return errs.Wrap(errs.DBQueryFailed, err, "could not read what the answer needs").WithHint("retry; if it persists the database may be damaged")
+}
+
+// passage is one retrieved passage: a search result's best chunk, or its second best.
+type passage struct {
+	result search.Result
+	rank   int // the result's rank (0 for the best)
+	chunk  store.Chunk
+	sents  []answer.Sentence
+	second bool // the result's second-best chunk
+}
+
+// askPassages runs the search for the question and loads each result's best chunk and its
+// second best, split into sentences. A document often answers in the paragraph after the one
+// that matched best (an API's name in its heading's chunk, what it does in the next), so each
+// result brings two passages; the chat model is sent the best ones only (see askLLM). The query
+// scores sentences with the terms and weights the search ranked by.
+func (e *Engine) askPassages(ctx context.Context, r AskRequest) ([]*passage, answer.Query, error) {
+	f := r.Filters
+	q, err := searchQuery(SearchRequest{Query: r.Question, Limit: Limit(r.MaxPassages), Type: f.Type, Path: f.Path, Tag: f.Tag, Mime: f.Mime, From: f.From, To: f.To})
+	if err != nil {
+		ee := errs.As(err)
+		fld, _ := ee.Details["field"].(string)
+		switch fld {
+		case "query":
+			ee.Details["field"] = "question"
+		case "from", "to", "type", "path", "tag", "mime":
+			ee.Details["field"] = "filters." + fld
+		}
+		return nil, answer.Query{}, ee
+	}
+	q.Filter.ExcludePathPrefix = e.GeneratedDir() + string(filepath.Separator)
+	res, err := e.runSearch(ctx, q)
+	if err != nil {
+		return nil, answer.Query{}, err
+	}
+	var ids []string
+	for _, r := range res.Results {
+		ids = append(ids, r.ChunkID)
+		if len(r.Next) > 0 {
+			ids = append(ids, r.Next[0])
+		}
+	}
+	chunks, err := store.ChunksByID(ctx, e.db.Reader(), ids)
+	if err != nil {
+		return nil, answer.Query{}, err
+	}
+	byID := make(map[string]store.Chunk, len(chunks))
+	var docIDs []string
+	for _, c := range chunks {
+		byID[c.ChunkID] = c
+		docIDs = append(docIDs, c.DocumentID)
+	}
+	docs, err := store.DocumentsByID(ctx, e.db.Reader(), docIDs)
+	if err != nil {
+		return nil, answer.Query{}, err
+	}
+	byDoc := make(map[string]store.Document, len(docs))
+	for _, d := range docs {
+		byDoc[d.DocumentID] = d
+	}
+	var out []*passage
+	for i, r := range res.Results {
+		c, ok := byID[r.ChunkID]
+		if !ok {
+			continue // removed since the search read it
+		}
+		out = append(out, &passage{result: r, rank: i, chunk: c, sents: splitPassage(byDoc[c.DocumentID], c.Text)})
+		if len(r.Next) > 0 {
+			if c, ok := byID[r.Next[0]]; ok {
+				out = append(out, &passage{result: r, rank: i, chunk: c, sents: splitPassage(byDoc[c.DocumentID], c.Text), second: true})
+			}
+		}
+	}
+	return out, answer.NewQuery(r.Question, res.Terms), nil
+}
+
+// splitPassage splits a chunk's text into sentences: the HTML reader writes each block on a line
+// of its own (answer.SplitLines), other readers keep a paragraph's wrapped lines (answer.Split).
+// A source file has none: all of it is code, where a comment that reads like prose is no
+// answer a person can quote (the chat model still reads it as a passage).
+func splitPassage(d store.Document, text string) []answer.Sentence {
+	switch {
+	case d.DocType == "code":
+		return nil
+	case d.Mime == "text/html" || d.Mime == "application/xhtml+xml":
+		return answer.SplitLines(text)
+	}
+	switch strings.ToLower(filepath.Ext(d.Path)) {
+	case ".html", ".htm", ".xhtml":
+		return answer.SplitLines(text)
+	}
+	return answer.Split(text)
+}
+
+// answerSentence is one sentence of the answer with its citation numbers.
+type answerSentence struct {
+	text  string
+	cites []int
+}
+
+// render writes the answer's sentences as one paragraph, each ending with its citations:
+// "… returns a Promise [2]." (the marker before the sentence's own final stop).
+func render(list []answerSentence) string {
+	parts := make([]string, 0, len(list))
+	for _, s := range list {
+		parts = append(parts, withMarkers(s.text, s.cites))
+	}
+	return strings.Join(parts, " ")
+}
+
+func withMarkers(text string, cites []int) string {
+	text = answer.EscapeMarkers(text)
+	if len(cites) == 0 {
+		return text
+	}
+	var m strings.Builder
+	for _, n := range cites {
+		fmt.Fprintf(&m, "[%d]", n)
+	}
+	if n := len(text); n > 0 && strings.IndexByte(".!?", text[n-1]) >= 0 {
+		return strings.TrimRight(text[:n-1], " ") + " " + m.String() + text[n-1:] // "der ." (a PDF's spacing) → "der [1]."
+	}
+	return text + " " + m.String()
+}
+
+// sourcesList is the "Sources" section of summary_with_sources: one line per citation,
+// "[n] title — path:line" (or "p.N" for a page of a PDF).
+func sourcesList(cs []Citation) string {
+	var b strings.Builder
+	b.WriteString("Sources:")
+	for _, c := range cs {
+		fmt.Fprintf(&b, "\n[%d] %s — %s", c.N, c.Title, citePlace(c))
+	}
+	return b.String()
+}
+
+// citePlace is where a citation points: path:line, path:line–line, or path p.N.
+func citePlace(c Citation) string {
+	where := c.Path
+	if where == "" {
+		where = c.DocumentID
+	}
+	switch {
+	case c.Page > 0:
+		return fmt.Sprintf("%s p.%d", where, c.Page)
+	case c.LineEnd > c.LineStart:
+		return fmt.Sprintf("%s:%d-%d", where, c.LineStart, c.LineEnd)
+	default:
+		return fmt.Sprintf("%s:%d", where, c.LineStart)
+	}
 }

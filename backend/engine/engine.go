@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/strata-app/strata/backend/answer"
 	"github.com/strata-app/strata/backend/docstate"
 	"github.com/strata-app/strata/backend/enrich"
 	"github.com/strata-app/strata/backend/errs"
@@ -83,6 +84,9 @@ type Engine struct {
 	enrich *enrich.Service
 
 	storage *storage.Monitor // the data folder's disk: full, failing or ok
+
+	sources    sourceCache     // files ask read again to cite lines inside a folded paragraph (askcite.go)
+	askOptions *answer.Options // replaces the extractive answer's options, for fitting them (TestFitAsk); nil: the defaults
 }
 
 // Open opens (creating if needed) the data folder.

@@ -34,6 +34,12 @@ func (e *Engine) Ignorer() *watch.Ignorer { return watch.NewIgnorer(e.cfg.DataDi
 // caller every path, and every file found in a folder, must pass the remote rule (a shared
 // folder may still hold a .env), and a refused one is FORBIDDEN_PATH in its own result.
 func (e *Engine) IngestPaths(ctx context.Context, who Caller, paths []string) ([]PathResult, error) {
+	return e.ingestPaths(ctx, who, paths, map[string]any{"source": who.Via()})
+}
+
+// ingestPaths is IngestPaths with the origin provenance the files' payloads record (IngestPaths:
+// the door the caller came in by; an answer filed back by ask: the question and its sources).
+func (e *Engine) ingestPaths(ctx context.Context, who Caller, paths []string, origin map[string]any) ([]PathResult, error) {
 	var out []PathResult
 	ig := e.Ignorer()
 	check := e.pathCheck(who)
@@ -82,7 +88,7 @@ func (e *Engine) IngestPaths(ctx context.Context, who Caller, paths []string) ([
 		}
 		files = allowed
 	}
-	for _, r := range e.ingest.RegisterFiles(ctx, files, map[string]any{"source": who.Via()}) {
+	for _, r := range e.ingest.RegisterFiles(ctx, files, origin) {
 		pr := PathResult{Path: r.Path, Result: r.Result}
 		if r.Err != nil {
 			pr.Error = errs.As(r.Err)

@@ -77,6 +77,9 @@ type Fact struct {
 	Path          string          `json:"path,omitempty"`
 	Line          int             `json:"line,omitempty"`
 	Page          int             `json:"page,omitempty"`
+	// Agent names who submitted a value that came from a payload rather than a document (its
+	// agent_id, else its extractor): such a fact has no line to cite, so it says whose word it is.
+	Agent string `json:"agent,omitempty"`
 }
 
 // Unsupported is a sentence the chat model wrote that its citations do not bear out, removed

@@ -50,10 +50,27 @@ type SearchResponse struct {
 // Search finds chunks matching a query, fused from keyword and vector search, each result
 // citing its document, path, lines or page and heading.
 func (e *Engine) Search(ctx context.Context, r SearchRequest) (*SearchResponse, error) {
+	q, err := searchQuery(r)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := e.runSearch(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	emb, err := e.cachedEmbeddingStatus(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &SearchResponse{Response: *resp, Embedder: emb}, nil
+}
+
+// searchQuery validates a search request and turns it into the searcher's query.
+func searchQuery(r SearchRequest) (search.Query, error) {
 	q := search.Query{Text: strings.TrimSpace(r.Query), Mode: r.Mode, Limit: int(r.Limit), PerDocument: r.PerDocument,
 		Filter: store.SearchFilter{DocType: r.Type, PathPrefix: r.Path, Tag: r.Tag, Mime: r.Mime, From: r.From, To: r.To}, Fusion: r.Fusion}
 	if r.KeywordWeight < 0 || r.VectorWeight < 0 {
-		return nil, errs.New(errs.Validation, "fusion weights must not be negative").With("field", "keyword_weight")
+		return q, errs.New(errs.Validation, "fusion weights must not be negative").With("field", "keyword_weight")
 	}
 	if r.KeywordWeight+r.VectorWeight > 0 {
 		w := search.DefaultWeights(false)
@@ -67,17 +84,17 @@ func (e *Engine) Search(ctx context.Context, r SearchRequest) (*SearchResponse, 
 	switch q.Fusion {
 	case "", search.FusionWeighted, search.FusionRRF:
 	default:
-		return nil, errs.New(errs.Validation, "fusion %q is not weighted or rrf", q.Fusion).With("field", "fusion")
+		return q, errs.New(errs.Validation, "fusion %q is not weighted or rrf", q.Fusion).With("field", "fusion")
 	}
 	if q.Text == "" {
-		return nil, errs.New(errs.Validation, "query is empty").With("field", "query").WithHint("type a few words to search for")
+		return q, errs.New(errs.Validation, "query is empty").With("field", "query").WithHint("type a few words to search for")
 	}
 	if n := utf8.RuneCountInString(q.Text); n > search.MaxQueryChars {
-		return nil, errs.New(errs.Validation, "query is %d characters long, more than the %d a search takes", n, search.MaxQueryChars).
+		return q, errs.New(errs.Validation, "query is %d characters long, more than the %d a search takes", n, search.MaxQueryChars).
 			With("field", "query").With("limit", search.MaxQueryChars).WithHint("search with the key words or a sentence, not a whole text")
 	}
 	if n := search.QueryTerms(q.Text); n > search.MaxQueryTerms {
-		return nil, errs.New(errs.Validation, "query has %d distinct words, more than the %d a search takes", n, search.MaxQueryTerms).
+		return q, errs.New(errs.Validation, "query has %d distinct words, more than the %d a search takes", n, search.MaxQueryTerms).
 			With("field", "query").With("limit", search.MaxQueryTerms).WithHint("search with the key words or a sentence, not a whole text")
 	}
 	switch q.Mode {
@@ -85,22 +102,27 @@ func (e *Engine) Search(ctx context.Context, r SearchRequest) (*SearchResponse, 
 		q.Mode = search.ModeHybrid
 	case search.ModeHybrid, search.ModeKeyword, search.ModeSemantic:
 	default:
-		return nil, errs.New(errs.Validation, "mode %q is not hybrid, keyword or semantic", q.Mode).With("field", "mode")
+		return q, errs.New(errs.Validation, "mode %q is not hybrid, keyword or semantic", q.Mode).With("field", "mode")
 	}
 	switch {
 	case q.Limit == 0:
 		q.Limit = 10
 	case q.Limit < 0 || q.Limit > 100:
-		return nil, errs.New(errs.Validation, "limit %d is out of range 1–100", q.Limit).With("field", "limit")
+		return q, errs.New(errs.Validation, "limit %d is out of range 1–100", q.Limit).With("field", "limit")
 	}
 	for field, d := range map[string]string{"from": r.From, "to": r.To} {
 		if d == "" {
 			continue
 		}
 		if _, err := time.Parse("2006-01-02", d); err != nil {
-			return nil, errs.New(errs.Validation, "%s %q is not a date (YYYY-MM-DD)", field, d).With("field", field)
+			return q, errs.New(errs.Validation, "%s %q is not a date (YYYY-MM-DD)", field, d).With("field", field)
 		}
 	}
+	return q, nil
+}
+
+// runSearch runs a validated query with the active vector space.
+func (e *Engine) runSearch(ctx context.Context, q search.Query) (*search.Response, error) {
 	s := &search.Searcher{DB: e.db}
 	if v := e.vectors(ctx, q.Text); q.Mode != search.ModeKeyword && v != nil {
 		s.Vectors = v
@@ -109,9 +131,5 @@ func (e *Engine) Search(ctx context.Context, r SearchRequest) (*SearchResponse, 
 	if err != nil {
 		return nil, errs.Wrap(errs.SearchFailed, err, "search failed").WithHint("retry; if it persists, check the log")
 	}
-	emb, err := e.cachedEmbeddingStatus(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &SearchResponse{Response: *resp, Embedder: emb}, nil
+	return resp, nil
 }

@@ -218,9 +218,9 @@ func docEvidence(ctx context.Context, env Env, d *store.LintDoc, sp span, want [
 	var err error
 	switch {
 	case len(sp.Chunks) > 0:
-		c, err = store.ChunkLinesByID(ctx, env.Q, sp.Chunks[0])
+		c, err = chunkByID(ctx, env, sp.Chunks[0])
 	case line > 0:
-		c, err = store.ChunkLinesAt(ctx, env.Q, d.DocumentID, line)
+		c, err = store.ChunkCovering(ctx, env.Q, d.DocumentID, line, 0)
 	default:
 		err = store.ErrNotFound
 	}
@@ -290,7 +290,7 @@ func chunkHolding(ctx context.Context, env Env, documentID string, want []string
 		if err != nil {
 			return store.Chunk{}, err
 		}
-		return store.ChunkLinesByID(ctx, env.Q, id)
+		return chunkByID(ctx, env, id)
 	}
 	return store.Chunk{}, store.ErrNotFound
 }
@@ -522,3 +522,15 @@ func setOf(ids []string) subjectSet {
 }
 
 func (s subjectSet) has(id string) bool { return s == nil || s[id] }
+
+// chunkByID reads one chunk with its file lines (ErrNotFound if it is gone).
+func chunkByID(ctx context.Context, env Env, id string) (store.Chunk, error) {
+	list, err := store.ChunksByID(ctx, env.Q, []string{id})
+	if err != nil {
+		return store.Chunk{}, err
+	}
+	if len(list) == 0 {
+		return store.Chunk{}, store.ErrNotFound
+	}
+	return list[0], nil
+}

@@ -117,3 +117,39 @@ func (o *Ollama) ChatJSON(ctx context.Context, system, user string) (json.RawMes
 	}
 	return json.RawMessage(text), nil
 }
+
+// Chat sends a system prompt and a message and returns the model's plain-text answer. The
+// temperature is 0 so that the same passages and question give the same answer, and the
+// context window is sized to the prompt: Ollama's default window (2–4k tokens) silently cuts a
+// long prompt at its start, which is where the instructions are.
+func (o *Ollama) Chat(ctx context.Context, system, user string) (string, error) {
+	stream := false
+	req := &api.ChatRequest{
+		Model:    o.model,
+		Messages: []api.Message{{Role: "system", Content: system}, {Role: "user", Content: user}},
+		Stream:   &stream,
+		Options:  map[string]any{"temperature": 0, "seed": 0, "num_ctx": contextWindow(len(system) + len(user))},
+	}
+	var out strings.Builder
+	err := o.client.Chat(ctx, req, func(r api.ChatResponse) error {
+		out.WriteString(r.Message.Content)
+		return nil
+	})
+	if err != nil {
+		o.Forget()
+		return "", fmt.Errorf("ollama chat with %s: %w", o.model, err)
+	}
+	return strings.TrimSpace(out.String()), nil
+}
+
+// contextWindow is the context (in tokens) a prompt of n bytes needs with room for the answer:
+// about 3 bytes a token for English prose and code, plus 1024 for the answer, as a power of two
+// between 4096 and 32768.
+func contextWindow(n int) int {
+	need := n/3 + 1024
+	w := 4096
+	for w < need && w < 32768 {
+		w *= 2
+	}
+	return w
+}

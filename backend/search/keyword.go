@@ -78,6 +78,9 @@ type kwStats struct {
 	idf   map[string]float64 // a term's stemmed tokens joined by spaces → its IDF
 	mass  float64            // Σ IDF over the query's terms: about what a chunk of average length holding each once scores
 	known float64            // share of the query's distinct terms that occur in the index
+	// terms are the query's terms with their IDF, for callers that weigh text by the query
+	// (Response.Terms).
+	terms []Term
 	// postings are the chunks of every term that was read whole, with its IDF, when they are
 	// few enough (docPostings) to map to documents for document-level BM25.
 	postings []termPostings
@@ -131,6 +134,7 @@ func statsOf(phrases []*kwPhrase, n float64) kwStats {
 		st.known /= float64(typed)
 	}
 	st.chunks = n
+	st.terms = termsOf(phrases, n)
 	total := 0
 	at := map[int]int{} // phrase → its postings
 	for i, p := range phrases {

@@ -442,6 +442,11 @@ func citeGroup(q Query, g *group, texts map[int64]string) (Result, bool) {
 				Snippet: snip, Highlights: spans, LineStart: h.LineStart, LineEnd: h.LineEnd, Page: h.Page, Heading: strings.TrimSpace(inline(h.Heading)),
 				Score: round(g.score), Modes: c.modes}
 			r.AlsoIn, r.AlsoInCount = alsoIn(d, c, append(docs, g.holders...), g.dups)
+			for _, n := range d.chunks {
+				if n != c && len(r.Next) < maxNext {
+					r.Next = append(r.Next, n.hit.ChunkID)
+				}
+			}
 			return r, true
 		}
 	}

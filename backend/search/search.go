@@ -133,6 +133,10 @@ type Result struct {
 	Modes       map[string]float64 `json:"modes"`                   // which halves found it, with their own scores
 	AlsoIn      []AlsoIn           `json:"also_in,omitempty"`       // other documents holding the same passage, most specific first (at most maxAlsoIn)
 	AlsoInCount int                `json:"also_in_count,omitempty"` // how many other documents hold it (AlsoIn may list fewer)
+	// Next are the cited document's further chunks that the query found, best first (at most
+	// maxNext): a caller that reads more than one passage of a document (ask) takes them from
+	// here rather than search again. Not part of any transport.
+	Next []string `json:"-"`
 }
 
 // AlsoIn is another document that holds a result's passage, with where it holds it.
@@ -145,6 +149,9 @@ type AlsoIn struct {
 	Page       int    `json:"page,omitempty"`
 }
 
+// maxNext bounds a result's Next list.
+const maxNext = 2
+
 // maxAlsoIn bounds a result's AlsoIn list: a passage in a hundred copies is one result naming a
 // few of them and counting the rest.
 const maxAlsoIn = 10
@@ -156,6 +163,10 @@ type Response struct {
 	Dropped int      `json:"dropped,omitempty"` // documents found but left out for too little evidence (Floor)
 	TookMS  float64  `json:"took_ms"`
 	Notice  string   `json:"notice,omitempty"` // e.g. semantic asked but only keyword available; weaker results left out
+	// Terms are the query's terms with the IDF keyword search weighed them by (none when the
+	// keyword half did not run or the index is empty), for callers that score text against the
+	// query the way the results were ranked (ask); not part of any transport.
+	Terms []Term `json:"-"`
 }
 
 // rrfK is reciprocal-rank fusion's constant: it flattens the advantage of the very first
@@ -350,6 +361,7 @@ func (s *Searcher) Search(ctx context.Context, q Query) (*Response, error) {
 		}
 	}
 	groups = kept
+	resp.Terms = stats.terms
 	if resp.Dropped > 0 {
 		n := fmt.Sprintf("%d weaker results left out", resp.Dropped)
 		if resp.Dropped == 1 {

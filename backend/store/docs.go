@@ -109,11 +109,46 @@ func InsertChunks(ctx context.Context, q Q, chunks []Chunk) error {
 
 // ChunksOf returns a document's chunks in order.
 func ChunksOf(ctx context.Context, q Q, documentID string) ([]Chunk, error) {
-	rows, err := q.QueryContext(ctx, `SELECT chunk_id, document_id, ordinal, text, heading, byte_start, byte_end, line_start, line_end, coalesce(page, 0),
-		coalesce(text_start, byte_start), coalesce(text_end, byte_end), coalesce(lines, '')
-		FROM chunks WHERE document_id = ? ORDER BY ordinal`, documentID)
+	out, err := scanChunks(ctx, q, `SELECT `+chunkCols+` FROM chunks WHERE document_id = ? ORDER BY ordinal`, documentID)
 	if err != nil {
 		return nil, fmt.Errorf("read chunks: %w", err)
+	}
+	return out, nil
+}
+
+// ChunksByID returns the chunks with the given IDs (those that exist), in the order asked.
+func ChunksByID(ctx context.Context, q Q, ids []string) ([]Chunk, error) {
+	byID := make(map[string]Chunk, len(ids))
+	err := inBatches(ids, func(part []string) error {
+		args := make([]any, len(part))
+		for i, id := range part {
+			args[i] = id
+		}
+		list, err := scanChunks(ctx, q, `SELECT `+chunkCols+` FROM chunks WHERE chunk_id IN (`+qmarks(len(part))+`)`, args...)
+		for _, c := range list {
+			byID[c.ChunkID] = c
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read chunks: %w", err)
+	}
+	out := make([]Chunk, 0, len(byID))
+	for _, id := range ids {
+		if c, ok := byID[id]; ok {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+const chunkCols = `chunk_id, document_id, ordinal, text, heading, byte_start, byte_end, line_start, line_end, coalesce(page, 0),
+	coalesce(text_start, byte_start), coalesce(text_end, byte_end), coalesce(lines, '')`
+
+func scanChunks(ctx context.Context, q Q, query string, args ...any) ([]Chunk, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	out := []Chunk{}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -477,51 +476,17 @@ func PhraseChunksIn(ctx context.Context, q Q, phrase string, documents []string)
 		WHERE chunks_fts MATCH ? AND c.document_id IN (SELECT value FROM json_each(?)) ORDER BY c.document_id, c.ordinal`, phrase, idList(documents))
 }
 
-// ChunkLines reads one chunk with its file lines (ErrNotFound if the document has no such chunk).
+// ChunkLines reads one chunk of a document by ordinal, with its file lines (ErrNotFound if the
+// document has no such chunk).
 func ChunkLines(ctx context.Context, q Q, documentID string, ordinal int) (Chunk, error) {
-	return scanChunkLines(q.QueryRowContext(ctx, `SELECT chunk_id, document_id, ordinal, text, heading, line_start, line_end, coalesce(page, 0),
-		coalesce(lines, '') FROM chunks WHERE document_id = ? AND ordinal = ?`, documentID, ordinal))
-}
-
-// ChunkLinesAt reads the first chunk of a document covering a file line, with its file lines.
-func ChunkLinesAt(ctx context.Context, q Q, documentID string, line int) (Chunk, error) {
-	return scanChunkLines(q.QueryRowContext(ctx, `SELECT chunk_id, document_id, ordinal, text, heading, line_start, line_end, coalesce(page, 0),
-		coalesce(lines, '') FROM chunks WHERE document_id = ? AND line_start <= ? AND line_end >= ? ORDER BY ordinal LIMIT 1`, documentID, line, line))
-}
-
-// ChunkLinesByID reads one chunk by its ID, with its file lines.
-func ChunkLinesByID(ctx context.Context, q Q, chunkID string) (Chunk, error) {
-	return scanChunkLines(q.QueryRowContext(ctx, `SELECT chunk_id, document_id, ordinal, text, heading, line_start, line_end, coalesce(page, 0),
-		coalesce(lines, '') FROM chunks WHERE chunk_id = ?`, chunkID))
-}
-
-func scanChunkLines(row *sql.Row) (Chunk, error) {
-	var c Chunk
-	var lines string
-	err := row.Scan(&c.ChunkID, &c.DocumentID, &c.Ordinal, &c.Text, &c.Heading, &c.LineStart, &c.LineEnd, &c.Page, &lines)
-	if errors.Is(err, sql.ErrNoRows) {
-		return c, ErrNotFound
-	}
+	list, err := scanChunks(ctx, q, `SELECT `+chunkCols+` FROM chunks WHERE document_id = ? AND ordinal = ?`, documentID, ordinal)
 	if err != nil {
-		return c, fmt.Errorf("read chunk: %w", err)
+		return Chunk{}, fmt.Errorf("read chunk %d of %s: %w", ordinal, documentID, err)
 	}
-	if lines != "" {
-		if err := json.Unmarshal([]byte(lines), &c.Lines); err != nil {
-			return c, fmt.Errorf("decode the lines of chunk %s: %w", c.ChunkID, err)
-		}
+	if len(list) == 0 {
+		return Chunk{}, ErrNotFound
 	}
-	return c, nil
-}
-
-// FileLine is the file's line of the i-th line (0-based) of the chunk's text.
-func (c Chunk) FileLine(i int) int {
-	if i < len(c.Lines) {
-		return c.Lines[i]
-	}
-	if len(c.Lines) > 0 {
-		return c.Lines[len(c.Lines)-1]
-	}
-	return c.LineStart + i
+	return list[0], nil
 }
 
 // LineIndexOf is the index of the file's line in the chunk's text lines (the first text line

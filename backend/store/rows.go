@@ -98,6 +98,19 @@ type Chunk struct {
 	Lines []int `json:"lines,omitempty"`
 }
 
+// FileLine is the file's line of line i (0-based) of the chunk's Text: Lines[i] where the
+// reader rewrote the file, else LineStart + i. Where a reader folded several lines of the file
+// into one line of text (an HTML paragraph), it is the first of them.
+func (c Chunk) FileLine(i int) int {
+	if i < len(c.Lines) {
+		return c.Lines[i]
+	}
+	if len(c.Lines) > 0 {
+		return c.Lines[len(c.Lines)-1]
+	}
+	return c.LineStart + i
+}
+
 // Entity is a thing the store knows about (a company, an invoice, a document…).
 type Entity struct {
 	EntityID      string   `json:"entity_id"`

@@ -14,6 +14,10 @@ type SearchFilter struct {
 	Tag        string
 	Mime       string
 	From, To   string // dates (YYYY-MM-DD) on the document's mtime, or creation for texts
+	// ExcludePathPrefix leaves out the documents under a folder (a path prefix ending in the
+	// separator): ask never cites what Strata wrote itself (its answers and lint reports). It
+	// is a filter of the query, not of the results, so the passages left out are replaced.
+	ExcludePathPrefix string
 }
 
 // SearchHit is one chunk found by a search, with what a result cites.
@@ -46,6 +50,9 @@ func (f SearchFilter) where() (string, []any) {
 	}
 	if f.Mime != "" {
 		w, args = append(w, "d.mime = ?"), append(args, f.Mime)
+	}
+	if f.ExcludePathPrefix != "" {
+		w, args = append(w, `(d.path IS NULL OR d.path NOT LIKE ? ESCAPE '\')`), append(args, escapeLike(f.ExcludePathPrefix)+"%")
 	}
 	if f.From != "" {
 		w, args = append(w, "substr(coalesce(d.mtime, d.created_at), 1, 10) >= ?"), append(args, f.From)

@@ -199,6 +199,7 @@ export namespace engine {
 	    path?: string;
 	    line?: number;
 	    page?: number;
+	    agent?: string;
 	}
 	export interface FieldProvenance {
 	    entity_id: string;

@@ -1,0 +1,97 @@
+package answer
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/strata-app/strata/backend/search"
+)
+
+func passage(rank int, score float64, text string) Passage {
+	return Passage{Sentences: Split(text), Score: score, Rank: rank}
+}
+
+func pickedTexts(ps []Passage, picked []Picked) []string {
+	var out []string
+	for _, k := range picked {
+		out = append(out, ps[k.Passage].Sentences[k.Index].Text)
+	}
+	return out
+}
+
+var overflowQuery = NewQuery("what happens when an integer overflows in release mode", []search.Term{
+	{Tokens: []string{"happen"}, IDF: 0.5, DF: 1},
+	{Tokens: []string{"integ"}, IDF: 2, DF: 1},
+	{Tokens: []string{"overflow"}, IDF: 4, DF: 1},
+	{Tokens: []string{"releas"}, IDF: 2, DF: 1},
+	{Tokens: []string{"mode"}, IDF: 1.5, DF: 1},
+})
+
+func TestPickAnswersInReadingOrder(t *testing.T) {
+	ps := []Passage{
+		passage(0, 1, "Rust has integer types of several sizes. When compiling in debug mode, Rust checks for integer overflow and panics. "+
+			"In release mode, Rust does not check for integer overflow: values wrap around. The weather is nice today in the mountains."),
+		passage(1, 0.9, "In release mode, Rust does not check for integer overflow, values wrap around. Cargo builds in debug mode by default."),
+		passage(2, 0.2, "Integer overflow in release mode is a classic bug in C programs written decades ago."),
+	}
+	got := pickedTexts(ps, Pick(ps, overflowQuery, DefaultOptions))
+	want := []string{
+		"When compiling in debug mode, Rust checks for integer overflow and panics.",
+		"In release mode, Rust does not check for integer overflow: values wrap around.",
+	}
+	// The copy in passage 1 repeats passage 0 (SameAs); passage 2 ranked far lower (its
+	// score is a fifth of the best: squared, a twenty-fifth); the weather says nothing.
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("picked:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+func TestPickFloorAndBudget(t *testing.T) {
+	ps := []Passage{passage(0, 1, "Nothing in this sentence is about the question at all. Whole numbers have no fractions, said nobody.")}
+	o := DefaultOptions
+	if got := Pick(ps, overflowQuery, o); len(got) != 0 {
+		t.Fatalf("below the floor: %v", pickedTexts(ps, got))
+	}
+	long := passage(0, 1, strings.Repeat("Integer overflow in release mode wraps values around silently here. ", 1)+
+		"Integer overflow in release mode is not checked by the compiler at all. Release mode integer overflow wraps around to the minimum value again.")
+	o.MaxChars = 80
+	if got := Pick([]Passage{long}, overflowQuery, o); len(got) != 1 {
+		t.Fatalf("budget of 80 characters: %v", pickedTexts([]Passage{long}, got))
+	}
+}
+
+// TestPickBringsContext: a sentence that points back ("It …") comes with the sentence before
+// it in its paragraph, so the answer can be read.
+func TestPickBringsContext(t *testing.T) {
+	ps := []Passage{passage(0, 1, "The wrapping_add method is one of several on integer types. It handles overflow in release mode by wrapping explicitly.")}
+	got := Pick(ps, overflowQuery, DefaultOptions)
+	if len(got) != 2 || !got[0].Context || got[1].Context {
+		t.Fatalf("picked: %+v", got)
+	}
+}
+
+// TestPickIsDeterministic: equal scores are ordered by passage and position.
+func TestPickIsDeterministic(t *testing.T) {
+	ps := []Passage{
+		passage(0, 1, "Integer overflow in release mode wraps around silently."),
+		passage(0, 1, "Integer overflow in release mode is not checked at all."),
+	}
+	first := pickedTexts(ps, Pick(ps, overflowQuery, DefaultOptions))
+	for range 20 {
+		if again := pickedTexts(ps, Pick(ps, overflowQuery, DefaultOptions)); strings.Join(again, "|") != strings.Join(first, "|") {
+			t.Fatalf("%v then %v", first, again)
+		}
+	}
+}
+
+// TestPickMention: when the question names an entity, only sentences that name it answer.
+func TestPickMention(t *testing.T) {
+	q := NewQuery("what did acme invoice in 2025", []search.Term{{Tokens: []string{"acm"}, IDF: 3, DF: 1}, {Tokens: []string{"invoic"}, IDF: 2, DF: 1}, {Tokens: []string{"2025"}, IDF: 1, DF: 1}})
+	ps := []Passage{passage(0, 1, "Rust 1.90 was released in 2025 with a new edition of invoices. Acme Corp sent its invoice for 2025 in March.")}
+	o := DefaultOptions
+	o.Mention = [][]string{NameWords("Acme Corp")}
+	got := pickedTexts(ps, Pick(ps, q, o))
+	if len(got) != 1 || !strings.HasPrefix(got[0], "Acme Corp sent") {
+		t.Fatalf("picked: %q", got)
+	}
+}

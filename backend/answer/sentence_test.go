@@ -1,0 +1,97 @@
+package answer
+
+import (
+	"strings"
+	"testing"
+)
+
+func texts(ss []Sentence) []string {
+	var out []string
+	for _, s := range ss {
+		out = append(out, s.Text)
+	}
+	return out
+}
+
+func TestSplitSentences(t *testing.T) {
+	text := "# Reading files\n\n" +
+		"The fs.readFile() method reads a whole file, e.g. a config file. It returns a\n" +
+		"Promise when called from fs/promises! Is it fast? Version 1.5 of the API is 3.2x\n" +
+		"faster than J. R. Smith said.\n\n" +
+		"```\nconst data = await readFile('a.txt'); // reads the file.\n```\n\n" +
+		"- Each item of a list is a sentence of its own\n" +
+		"- Short one\n\n" +
+		"Name | Value | Notes\n\n" +
+		"    if (x) { return y; }\n\n" +
+		"$ cat file.txt | wc -l\n"
+	got := texts(Split(text))
+	want := []string{
+		"The fs.readFile() method reads a whole file, e.g. a config file.",
+		"It returns a Promise when called from fs/promises!",
+		"Version 1.5 of the API is 3.2x faster than J. R. Smith said.",
+		"Each item of a list is a sentence of its own",
+	}
+	// "Is it fast?" is shorter than a claim (3 words); "Short one" too; the code block, the
+	// table row, the indented code and the shell prompt are not prose.
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("sentences:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestSplitOffsets: each sentence's offsets are its place in the text, so the engine can map
+// them to the file's lines; the text is the same words with whitespace collapsed.
+func TestSplitOffsets(t *testing.T) {
+	text := "First line of a paragraph that\nwraps onto a second line. Then another sentence here.\n"
+	ss := Split(text)
+	if len(ss) != 2 {
+		t.Fatalf("%q", texts(ss))
+	}
+	for _, s := range ss {
+		if strings.Join(strings.Fields(text[s.Start:s.End]), " ") != s.Text {
+			t.Errorf("%q at %d–%d is %q", s.Text, s.Start, s.End, text[s.Start:s.End])
+		}
+	}
+	if ss[0].Para != ss[1].Para {
+		t.Error("two sentences of one paragraph must share it")
+	}
+}
+
+// TestSplitChunkCutInsideCode: the chunker may cut a long code block in two; the chunk that
+// begins inside it has one fence (the closing one) and code before it.
+func TestSplitChunkCutInsideCode(t *testing.T) {
+	head := "    let x = compute(input);\n    println!(\"{x}\");\n}\n```\n\nThe function above prints the computed value of its input.\n"
+	if got := texts(Split(head)); len(got) != 1 || !strings.HasPrefix(got[0], "The function above") {
+		t.Fatalf("begins inside a block: %q", got)
+	}
+	tail := "This paragraph explains what the program does with its input.\n\n```\nfn main() {\n    let x = compute(input);\n"
+	if got := texts(Split(tail)); len(got) != 1 || !strings.HasPrefix(got[0], "This paragraph") {
+		t.Fatalf("ends inside a block: %q", got)
+	}
+}
+
+// TestSplitLeavesOutNonProse: man-page section headings, a command's synopsis, a label, a C
+// declaration and JSON strings of a search index are no sentences.
+func TestSplitLeavesOutNonProse(t *testing.T) {
+	text := "NAME\n       jq - Command-line JSON processor\n\nSYNOPSIS\n       ssh [-46AaC] [-B bind_interface] [-b bind_address] [-c cipher_spec] destination\n\n" +
+		"Listing 21-11: Spawning a new thread for each stream\n\nAs you learned in Chapter 16, the spawn function creates a new thread.\n\n" +
+		"int asn1_decode (unsigned int etype, const unsigned char ** der, unsigned int * len) decodes the data.\n\n" +
+		`{"body":"Rust doesn\u2019t have exceptions.","breadcrumbs":"Error Handling » Recoverable Errors","id":"35"}` + "\n"
+	got := texts(Split(text))
+	want := []string{"As you learned in Chapter 16, the spawn function creates a new thread."}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("sentences: %q", got)
+	}
+}
+
+// TestSplitLines: in HTML's text every line is a block, so a caption does not run into the
+// paragraph after it; in wrapped text a short line is only part of its paragraph.
+func TestSplitLines(t *testing.T) {
+	html := "Listing 21-11: Spawning a new thread for each stream\nAs you learned in Chapter 16, the spawn function creates a new thread.\n"
+	if got := texts(SplitLines(html)); len(got) != 1 || !strings.HasPrefix(got[0], "As you learned") {
+		t.Fatalf("HTML: %q", got)
+	}
+	wrapped := "gitweb (commit 1130ef3) was merged into git as of commit\n0a8f4f0, after which it was no longer maintained separately.\n"
+	if got := texts(Split(wrapped)); len(got) != 1 || !strings.HasPrefix(got[0], "gitweb (commit 1130ef3) was merged") {
+		t.Fatalf("wrapped: %q", got)
+	}
+}
