@@ -100,8 +100,11 @@ func printAnswer(w io.Writer, a *engine.AskResponse) {
 		fmt.Fprintln(w, "\nFacts")
 		for _, f := range a.Facts {
 			fmt.Fprintf(w, "  %s (%s): %s = %s", f.EntityName, f.EntityType, f.Field, jsonText(f.Value))
-			if f.Path != "" || f.DocumentID != "" {
+			switch {
+			case f.Path != "" || f.DocumentID != "":
 				fmt.Fprintf(w, "  from %s", citePlace(f.Path, "", f.DocumentID, f.Page, f.Line))
+			case f.Agent != "":
+				fmt.Fprintf(w, "  submitted by %s", f.Agent)
 			}
 			fmt.Fprintln(w)
 		}

@@ -24,7 +24,7 @@ func TestPrintAnswer(t *testing.T) {
 		},
 		Facts: []engine.Fact{{EntityID: "ent_1", EntityType: "invoice", EntityName: "INV-42", Field: "amount", Value: json.RawMessage(`1540`),
 			ObservationID: "obs_1", DocumentID: "doc_a", Path: "/home/ada/invoices/acme-march.md", Line: 7},
-			{EntityID: "ent_2", EntityType: "company", EntityName: "Acme GmbH", Field: "city", Value: json.RawMessage(`"Berlin"`), ObservationID: "obs_2"}},
+			{EntityID: "ent_2", EntityType: "company", EntityName: "Acme GmbH", Field: "city", Value: json.RawMessage(`"Berlin"`), ObservationID: "obs_2", Agent: "claude"}},
 		Mode: engine.AskLLM, Model: "llama3.2",
 		Unsupported: []engine.Unsupported{{Sentence: "Acme is the largest vendor.", Reason: "no citation"}},
 		DocumentID:  "doc_answer", Created: &yes,
@@ -42,7 +42,7 @@ Sources
 
 Facts
   INV-42 (invoice): amount = 1540  from /home/ada/invoices/acme-march.md:7
-  Acme GmbH (company): city = Berlin
+  Acme GmbH (company): city = Berlin  submitted by claude
 
 Removed: sentences the sources do not bear out
   “Acme is the largest vendor.” (no citation)

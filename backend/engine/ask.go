@@ -70,7 +70,10 @@ func (e *Engine) Ask(ctx context.Context, r AskRequest) (*AskResponse, error) {
 			resp.Notice = joinNotice(resp.Notice, "no document holds “"+strings.Join(words, "”, “")+"”: the answer says nothing about it")
 		}
 	}
-	resp.Answer, resp.Citations = text, w.list
+	resp.Answer = text
+	if len(w.list) > 0 { // no citations stay [] on the wire, never null
+		resp.Citations = w.list
+	}
 	if r.Format == AskSummaryWithSource && text != "" {
 		resp.Answer += "\n\n" + sourcesList(resp.Citations)
 	}
