@@ -203,7 +203,7 @@ test("health: a missing link is created with one click, and the finding is gone"
   const id = await f.getAttribute("data-finding-id");
   const before = Number(await byId("health-tab-missing_link").getAttribute("data-count"));
   const fix = f.locator('[data-testid="finding-fix"][data-action="create_relationship"]');
-  assert.match(await fix.innerText(), /Link call-notes\.md/);
+  assert.match(await fix.innerText(), /^Link (\S+\/)?call-notes\.md to Acme GmbH$/);
   await shot("k6-health-missing-link");
   await fix.click();
   await byId("fix-resolved").first().waitFor({ timeout: 15000 });
@@ -245,7 +245,7 @@ test("health: the report is published as a document; marking one invoice as corr
   const id = await f.getAttribute("data-finding-id");
   // The corrected invoice corrects the first: keep its amount.
   const fix = f.locator('[data-testid="finding-fix"][data-action="create_relationship"]', { hasText: "Keep 1540" });
-  assert.match(await fix.innerText(), /^Keep 1540: mark acme-invoice-march-corrected\.md as correcting acme-invoice-march\.md$/);
+  assert.match(await fix.innerText(), /^Keep 1540: mark (\S+\/)?acme-invoice-march-corrected\.md as correcting (\S+\/)?acme-invoice-march\.md$/);
   await fix.click();
   await byId("fix-resolved").first().waitFor({ timeout: 15000 });
   await page.locator(`[data-finding-id="${id}"]`).waitFor({ state: "detached", timeout: 10000 });
