@@ -83,7 +83,7 @@ func TestPrintLint(t *testing.T) {
 				},
 				Evidence: []engine.FindingSource{{DocumentID: "doc_a", Path: "a.md", LineStart: 7, Quote: "Amount: 1,500.00"},
 					{DocumentID: "doc_b", Path: "b.md", LineStart: 3, Quote: "Amount: 1,540.00"}},
-				Hint:     "if one corrects the other, link them",
+				Hint: "if one corrects the other, link them",
 				Fixes: []engine.FindingFix{{Action: "open", Label: "Open a.md at line 7", DocumentID: "doc_a", Line: 7},
 					{Action: "create_relationship", Label: "Mark b.md as correcting a.md", RelationshipType: "CORRECTS", SourceEntityID: "ent_b", TargetEntityID: "ent_a"}}},
 			{ID: "lint_2", Kind: lint.MissingLink, Severity: lint.Medium, Title: "notes.md names Ada Lovelace without a link", Hint: "link them"},
