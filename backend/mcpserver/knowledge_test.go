@@ -1,16 +1,19 @@
 package mcpserver_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/strata-app/strata/backend/engine"
 	"github.com/strata-app/strata/backend/lint"
 	"github.com/strata-app/strata/backend/mcpserver"
 )
@@ -33,12 +36,12 @@ var otherNotes = []map[string]any{
 // knowledgeStore ingests what the knowledge tests ask about and lint over: a note that answers
 // a question (beside two others), and one invoice given two amounts by two agents (a
 // contradiction nothing explains).
-func knowledgeStore(t *testing.T) (*client.Client, string) {
+func knowledgeStore(t *testing.T) (*client.Client, string, *engine.Engine) {
 	t.Helper()
 	e := openEngine(t, t.TempDir())
 	c := connect(t, mcpserver.New(e, mcpserver.Options{}))
-	r := call(t, c, "ingest", map[string]any{"data": map[string]any{"title": "Heron survey",
-		"text": "# Heron survey\n\nThe grey heron colony by the river rose to 42 nests this spring.\nKingfishers were seen twice.\n"}})
+	r := call(t, c, "ingest", map[string]any{"data": map[string]any{"title": "Heron survey", "text": "# Heron survey 2025\n\nCounted on 2025-05-14 by the river team.\n\n" +
+		"The grey heron colony by the river rose to 42 nests this spring.\nKingfishers were seen twice near the weir.\nFunding for next year's count comes from the county.\n"}})
 	if r.isError {
 		t.Fatal(r.text)
 	}
@@ -48,14 +51,14 @@ func knowledgeStore(t *testing.T) (*client.Client, string) {
 			t.Fatal(r.text)
 		}
 	}
-	return c, doc
+	return c, doc, e
 }
 
 // TestKnowledgeAsk: ask answers from the store with a citation to the passage that says it, in
 // both formats; persist files the answer once (the same question again: the same document); a
 // question nothing answers says so instead of answering.
 func TestKnowledgeAsk(t *testing.T) {
-	c, doc := knowledgeStore(t)
+	c, doc, e := knowledgeStore(t)
 
 	r := call(t, c, "knowledge", map[string]any{"action": "ask", "question": "How many nests did the heron colony have?"})
 	if r.isError {
@@ -87,6 +90,14 @@ func TestKnowledgeAsk(t *testing.T) {
 	if r.isError || !strings.HasPrefix(id, "doc_") || r.data["created"] != true {
 		t.Fatalf("persist: %s", r.text)
 	}
+	// The answer's document is read and indexed like any file (as a running Strata does at
+	// once); asking again still answers from the sources, not from the answer, and files nothing
+	// new.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := e.WaitDocuments(ctx, []string{id}, nil); err != nil {
+		t.Fatal(err)
+	}
 	again := call(t, c, "knowledge", ask)
 	if again.isError || again.data["document_id"] != id || again.data["created"] != false || again.data["answer"] != r.data["answer"] {
 		t.Fatalf("the same question on the same store: %s\nfirst: %s", again.text, r.text)
@@ -117,7 +128,7 @@ func checkAskShape(t *testing.T, d map[string]any) {
 // TestKnowledgeLint: lint finds the planted contradiction with both values and the one the
 // snapshot shows, counts every kind, filters by kind, pages, and publishes the report.
 func TestKnowledgeLint(t *testing.T) {
-	c, _ := knowledgeStore(t)
+	c, _, _ := knowledgeStore(t)
 
 	r := call(t, c, "knowledge", map[string]any{"action": "lint"})
 	if r.isError {
