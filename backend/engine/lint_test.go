@@ -590,3 +590,34 @@ func TestLintPublish(t *testing.T) {
 		t.Errorf("publishing again: %s (%d findings), first %s (%d)", again.DocumentID, again.Total, rep.DocumentID, rep.Total)
 	}
 }
+
+// TestLintConceptDeclaredLater: a document that names a concept in passing gets no missing
+// link while only a heading made the concept known; once a note declares it (a tag), the
+// document is missing its link, although nothing about the document itself changed.
+func TestLintConceptDeclaredLater(t *testing.T) {
+	dir := t.TempDir()
+	e := open(t)
+	ingestEnriched(t, e,
+		write(t, filepath.Join(dir, "agenda.md"), "# Agenda\n\n## Supplier review\n\nWe go through the open orders one by one.\n"),
+		write(t, filepath.Join(dir, "minutes.md"), "# Minutes of Tuesday\n\nThe supplier review went well; the next supplier review is in May.\n"))
+	before := runLint(t, e, engine.LintRequest{Kind: "missing_link"})
+	if before.Total != 0 {
+		t.Fatalf("a concept only a heading made known is not a missing link: %v", findingIDs(before))
+	}
+	ingestEnriched(t, e, write(t, filepath.Join(dir, "tagged.md"), "---\ntags: [supplier review]\n---\n\nChecklist for the quarterly meeting with each vendor.\n"))
+	after := runLint(t, e, engine.LintRequest{Kind: "missing_link"})
+	if after.Checked.Full {
+		t.Fatalf("one new note made a full run: %+v", after.Checked)
+	}
+	var names []string
+	for _, f := range after.Findings {
+		names = append(names, f.Title)
+	}
+	if len(after.Findings) != 1 || !strings.Contains(after.Findings[0].Title, "minutes.md names supplier review") {
+		t.Fatalf("after the tag: %v", names)
+	}
+	forceFull(t, e)
+	if full := runLint(t, e, engine.LintRequest{Kind: "missing_link"}); !slices.Equal(findingIDs(full), findingIDs(after)) {
+		t.Errorf("incremental %v, full %v", findingIDs(after), findingIDs(full))
+	}
+}

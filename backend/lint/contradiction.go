@@ -26,7 +26,7 @@ type contradictions struct{}
 
 func (contradictions) Name() string    { return "contradiction" }
 func (contradictions) Kind() string    { return Contradiction }
-func (contradictions) Version() string { return "2" }
+func (contradictions) Version() string { return "3" }
 
 // Affected: an entity whose observations changed, and the entities observed by a document that
 // changed (a new version, removed, linked as correcting another).
@@ -81,14 +81,12 @@ func readObserved(ctx context.Context, env Env, subjects []string) (*observedDat
 	if d.entities, err = entitiesOf(ctx, env, ents, nil); err != nil {
 		return nil, err
 	}
-	links, err := linksOf(ctx, env, nil, correcting)
+	links, err := store.AssertedLinksOfType(ctx, env.Q, correcting)
 	if err != nil {
 		return nil, err
 	}
 	for _, l := range links {
-		if !l.Derived {
-			d.corrects[[2]string{l.Source, l.Target}] = true
-		}
+		d.corrects[[2]string{l.Source, l.Target}] = true
 	}
 	return d, nil
 }

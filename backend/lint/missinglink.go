@@ -2,6 +2,7 @@ package lint
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -28,21 +29,29 @@ type missingLinks struct{}
 
 func (missingLinks) Name() string    { return "missing-link" }
 func (missingLinks) Kind() string    { return MissingLink }
-func (missingLinks) Version() string { return "2" }
+func (missingLinks) Version() string { return "3" }
 
 // nameless are the types whose names are not names.
 var nameless = []string{"document", "concept", "line_item"}
 
-// Affected: dirty documents, documents that mention a dirty entity, and documents whose text
-// holds the name of a dirty named entity (a new person or company: which documents name it?).
+// Affected: dirty documents (a new or removed mention, link or observation marks its
+// document), documents whose text holds the name of a dirty named entity (a new person or
+// company: which documents name it?), and the documents naming a concept that became declared
+// or stopped being declared (what makes a concept's name count).
+//
+// A concept marked dirty does not make every document naming it dirty: a new mention marks its
+// own document, and the rest of those documents read the concept as before. Rechecking them
+// all made a run after one new note recheck 9,850 of 10,613 subjects (6.3 s, twice a full run).
 func (missingLinks) Affected(ctx context.Context, env Env, dirty []string) ([]string, error) {
-	return namingAffected(ctx, env, dirty)
-}
-
-// namingAffected is the dirty entities, plus the documents (by entity) that mention a dirty
-// entity or hold the name of a dirty named one.
-func namingAffected(ctx context.Context, env Env, dirty []string) ([]string, error) {
-	ment, err := store.LintMentionsOf(ctx, env.Q, dirty, nil)
+	out, err := namingAffected(ctx, env, dirty)
+	if err != nil {
+		return nil, err
+	}
+	changed, err := declaredChanged(ctx, env)
+	if err != nil || len(changed) == 0 {
+		return out, err
+	}
+	ment, err := store.LintMentions(ctx, env.Q, store.MentionFilter{Entities: changed, Sources: []string{"text"}})
 	if err != nil {
 		return nil, err
 	}
@@ -50,6 +59,97 @@ func namingAffected(ctx context.Context, env Env, dirty []string) ([]string, err
 	for _, m := range ment {
 		docIDs = append(docIDs, m.DocumentID)
 	}
+	more, err := docEntitiesOf(ctx, env, docIDs)
+	if err != nil {
+		return nil, err
+	}
+	return union(out, more), nil
+}
+
+// declaredKey is the setting holding the declared concepts of two words or more that the
+// stored missing links were found with.
+const declaredKey = "lint.declared_concepts"
+
+// declaredConcepts lists the concepts some live document declares (tag, hashtag, keyword)
+// whose name has two words or more: those whose names in a text count (see missingLinks).
+func declaredConcepts(ctx context.Context, env Env) ([]string, error) {
+	declared, err := store.DeclaredConcepts(ctx, env.Q)
+	if err != nil || len(declared) == 0 {
+		return []string{}, err // (a nil list would read every entity)
+	}
+	ents, err := entitiesOf(ctx, env, declared, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := []string{}
+	for _, e := range ents {
+		if len(tokens(e.Name)) >= 2 {
+			out = append(out, e.EntityID)
+		}
+	}
+	return out, nil
+}
+
+// declaredChanged compares the declared concepts with those of the last run, records them, and
+// returns the concepts that joined or left.
+func declaredChanged(ctx context.Context, env Env) ([]string, error) {
+	now, err := declaredConcepts(ctx, env)
+	if err != nil {
+		return nil, err
+	}
+	stored, err := store.Setting(ctx, env.Q, declaredKey)
+	if err != nil {
+		return nil, err
+	}
+	var before []string
+	_ = json.Unmarshal([]byte(stored), &before) // unset or old: everything changed
+	if err := saveDeclared(ctx, env, now); err != nil {
+		return nil, err
+	}
+	in := setOf(now)
+	was := setOf(before)
+	if was == nil {
+		was = subjectSet{}
+	}
+	var out []string
+	for _, id := range now {
+		if !was[id] {
+			out = append(out, id)
+		}
+	}
+	for _, id := range before {
+		if !in[id] {
+			out = append(out, id)
+		}
+	}
+	return union(out), nil
+}
+
+func saveDeclared(ctx context.Context, env Env, ids []string) error {
+	b, _ := json.Marshal(ids) // strings
+	return store.SetSetting(ctx, env.Q, declaredKey, string(b))
+}
+
+// docEntitiesOf maps document IDs to their entities.
+func docEntitiesOf(ctx context.Context, env Env, docIDs []string) ([]string, error) {
+	if len(docIDs) == 0 {
+		return nil, nil
+	}
+	docs, err := docsByID(ctx, env, union(docIDs))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(docs))
+	for _, d := range docs {
+		out = append(out, d.EntityID)
+	}
+	return out, nil
+}
+
+// namingAffected is the dirty entities, plus the documents (by entity) whose text holds the name
+// of a dirty named entity.
+func namingAffected(ctx context.Context, env Env, dirty []string) ([]string, error) {
+	var docIDs []string
 	ents, err := entitiesOf(ctx, env, dirty, nil)
 	if err != nil {
 		return nil, err
@@ -68,23 +168,36 @@ func namingAffected(ctx context.Context, env Env, dirty []string) ([]string, err
 			}
 		}
 	}
-	out := dirty
-	if len(docIDs) > 0 {
-		docs, err := docsByID(ctx, env, union(docIDs))
-		if err != nil {
-			return nil, err
-		}
-		for _, d := range docs {
-			out = append(out, d.EntityID)
+	more, err := docEntitiesOf(ctx, env, docIDs)
+	if err != nil {
+		return nil, err
+	}
+	return union(dirty, more), nil
+}
+
+// namedEntities reads the entities of the types whose names are names (not documents, concepts
+// or line items), from the memo in a full run.
+func namedEntities(ctx context.Context, env Env) ([]store.LintEntity, error) {
+	if env.memo == nil {
+		return store.LintEntitiesNotOf(ctx, env.Q, nameless)
+	}
+	all, err := entitiesOf(ctx, env, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []store.LintEntity
+	for _, e := range all {
+		if !slices.Contains(nameless, e.EntityType) {
+			out = append(out, e)
 		}
 	}
-	return union(out), nil
+	return out, nil
 }
 
 // namedIn finds the named entities the text of documents (nil: every live document) holds by
 // name (nameForms), calling fn for each place; it returns the entities it read, by ID.
 func namedIn(ctx context.Context, env Env, docIDs []string, fn func(docID string, ordinal int, f nameForm)) (map[string]store.LintEntity, error) {
-	all, err := entitiesOf(ctx, env, nil, nil)
+	all, err := namedEntities(ctx, env)
 	if err != nil {
 		return nil, err
 	}
@@ -92,9 +205,7 @@ func namedIn(ctx context.Context, env Env, docIDs []string, fn func(docID string
 	var forms []nameForm
 	for _, e := range all {
 		ents[e.EntityID] = e
-		if !slices.Contains(nameless, e.EntityType) {
-			forms = append(forms, nameForms(e)...)
-		}
+		forms = append(forms, nameForms(e)...)
 	}
 	if len(forms) == 0 || (docIDs != nil && len(docIDs) == 0) {
 		return ents, nil
@@ -269,15 +380,21 @@ func (c missingLinks) Check(ctx context.Context, env Env, subjects []string) ([]
 	}
 	// Persons by the addresses texts hold, and declared concepts of two words or more by
 	// their names: the enrichment recorded both as mentions.
-	declared, err := store.DeclaredConcepts(ctx, env.Q)
+	multi, err := declaredConcepts(ctx, env)
 	if err != nil {
 		return nil, err
 	}
-	multi := []string{}
-	for _, id := range declared {
-		if e, ok := ents[id]; ok && len(tokens(e.Name)) >= 2 {
-			multi = append(multi, id)
+	if subjects == nil {
+		if err := saveDeclared(ctx, env, multi); err != nil {
+			return nil, err
 		}
+	}
+	concepts, err := entitiesOf(ctx, env, multi, nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range concepts {
+		ents[c.EntityID] = c
 	}
 	emails, err := store.LintMentions(ctx, env.Q, store.MentionFilter{DocEntities: docEnts, Sources: []string{"email"}})
 	if err != nil {
@@ -354,7 +471,9 @@ func (c missingLinks) Check(ctx context.Context, env Env, subjects []string) ([]
 		f.Fixes = []Fix{openFix(ev), {Action: "create_relationship", RelationshipType: "REFERS_TO",
 			Label:          fmt.Sprintf("Link %s to %s", docName(d), e.Name),
 			SourceEntityID: d.EntityID, TargetEntityID: e.EntityID}}
-		f.refs = []string{e.EntityID}
+		// No refs: what the finding rests on besides its document (the entity's names, the
+		// concept being declared) is rechecked through Affected; a ref to a concept named by
+		// thousands of documents rechecked them all whenever one note used it.
 		out = append(out, f)
 	}
 	return out, nil

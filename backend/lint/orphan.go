@@ -14,7 +14,7 @@ type orphans struct{}
 
 func (orphans) Name() string    { return "orphan" }
 func (orphans) Kind() string    { return Orphan }
-func (orphans) Version() string { return "2" }
+func (orphans) Version() string { return "3" }
 
 // Affected: the dirty entities (their links, mentions and observations are what the check
 // reads, and each of those marks the entity when it changes), and the documents that name a

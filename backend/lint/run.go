@@ -54,6 +54,31 @@ func Run(ctx context.Context, env Env, checks []Check, full bool) (Checked, erro
 	if stored != version || (len(dirty) >= fullMin && float64(len(dirty)) > fullShare*float64(n)) {
 		full = true
 	}
+	// What each check must look at again: what the marks affect, and the subjects of its stored
+	// findings that rest on a marked entity. When that is most of the store, a full run's bulk
+	// reads cost less than the look-ups subject by subject.
+	recheck := make([][]string, len(checks))
+	if !full && len(dirty) > 0 {
+		all := map[string]bool{}
+		for i, c := range checks {
+			subs, err := c.Affected(ctx, env, dirty)
+			if err != nil {
+				return out, fmt.Errorf("lint %s: %w", c.Name(), err)
+			}
+			held, err := store.LintSubjectsWithFindings(ctx, env.Q, c.Name(), dirty)
+			if err != nil {
+				return out, err
+			}
+			recheck[i] = union(subs, held)
+			for _, s := range recheck[i] {
+				all[s] = true
+			}
+		}
+		out.Rechecked = len(all)
+		if len(all) >= fullMin && float64(len(all)) > fullShare*float64(n) {
+			full = true
+		}
+	}
 	out.Full = full
 	if full {
 		env.memo = newMemo()
@@ -70,23 +95,11 @@ func Run(ctx context.Context, env Env, checks []Check, full bool) (Checked, erro
 			}
 		}
 		out.Rechecked = n
-	} else if len(dirty) > 0 {
-		rechecked := map[string]bool{}
-		for _, c := range checks {
-			subs, err := c.Affected(ctx, env, dirty)
-			if err != nil {
-				return out, fmt.Errorf("lint %s: %w", c.Name(), err)
-			}
-			held, err := store.LintSubjectsWithFindings(ctx, env.Q, c.Name(), dirty)
-			if err != nil {
-				return out, err
-			}
-			subs = union(subs, held)
+	} else {
+		for i, c := range checks {
+			subs := recheck[i]
 			if len(subs) == 0 {
 				continue
-			}
-			for _, s := range subs {
-				rechecked[s] = true
 			}
 			if err := store.DeleteLintFindings(ctx, env.Q, c.Name(), subs); err != nil {
 				return out, err
@@ -99,7 +112,6 @@ func Run(ctx context.Context, env Env, checks []Check, full bool) (Checked, erro
 				return out, err
 			}
 		}
-		out.Rechecked = len(rechecked)
 	}
 	if err := store.ClearLintDirty(ctx, env.Q); err != nil {
 		return out, err

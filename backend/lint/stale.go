@@ -27,7 +27,7 @@ type staleValues struct{}
 
 func (staleValues) Name() string    { return "stale-value" }
 func (staleValues) Kind() string    { return Stale }
-func (staleValues) Version() string { return "2" }
+func (staleValues) Version() string { return "3" }
 
 // Affected: dirty entities, and the entities a dirty document observed, refers to or mentions
 // (its day may have changed, and with it every age it takes part in).
@@ -36,7 +36,7 @@ func (staleValues) Affected(ctx context.Context, env Env, dirty []string) ([]str
 	if err != nil {
 		return nil, err
 	}
-	links, err := linksOf(ctx, env, dirty, nil)
+	links, err := store.LintLinksFrom(ctx, env.Q, dirty)
 	if err != nil {
 		return nil, err
 	}
@@ -44,9 +44,12 @@ func (staleValues) Affected(ctx context.Context, env Env, dirty []string) ([]str
 	if err != nil {
 		return nil, err
 	}
+	in := setOf(dirty)
 	var more []string
 	for _, l := range links {
-		more = append(more, l.Source, l.Target)
+		if in[l.Source] {
+			more = append(more, l.Target) // what a dirty document refers to
+		}
 	}
 	for _, m := range ment {
 		more = append(more, m.EntityID)
@@ -307,7 +310,7 @@ type staleVersions struct{}
 
 func (staleVersions) Name() string    { return "stale-version" }
 func (staleVersions) Kind() string    { return Stale }
-func (staleVersions) Version() string { return "2" }
+func (staleVersions) Version() string { return "3" }
 
 // Affected: dirty documents and the documents a dirty one is a near-duplicate of (or of which).
 func (staleVersions) Affected(ctx context.Context, env Env, dirty []string) ([]string, error) {

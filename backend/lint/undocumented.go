@@ -22,25 +22,28 @@ const minUses = 3
 
 func (undocumented) Name() string    { return "undocumented-concept" }
 func (undocumented) Kind() string    { return UndocumentedConcept }
-func (undocumented) Version() string { return "2" }
+func (undocumented) Version() string { return "3" }
 
 // Affected: dirty concepts, and the concepts a dirty document mentions or links to (it may
 // have gained a heading, a title or a definition).
 func (undocumented) Affected(ctx context.Context, env Env, dirty []string) ([]string, error) {
-	ment, err := store.LintMentionsOf(ctx, env.Q, dirty, dirty)
+	ment, err := store.LintMentionsOf(ctx, env.Q, nil, dirty)
 	if err != nil {
 		return nil, err
 	}
-	links, err := linksOf(ctx, env, dirty, nil)
+	links, err := store.LintLinksFrom(ctx, env.Q, dirty)
 	if err != nil {
 		return nil, err
 	}
+	in := setOf(dirty)
 	more := []string{}
 	for _, m := range ment {
 		more = append(more, m.EntityID)
 	}
 	for _, l := range links {
-		more = append(more, l.Source, l.Target)
+		if in[l.Source] {
+			more = append(more, l.Target) // what a dirty document links to
+		}
 	}
 	return union(dirty, more), nil
 }

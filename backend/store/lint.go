@@ -334,9 +334,13 @@ type LintEntity struct {
 func LintEntities(ctx context.Context, q Q, ids []string, types []string) ([]LintEntity, error) {
 	cond, args := within("e.entity_id", ids)
 	tcond, targs := within("e.entity_type", types)
+	return lintEntities(ctx, q, cond+" AND "+tcond, append(args, targs...)...)
+}
+
+func lintEntities(ctx context.Context, q Q, where string, args ...any) ([]LintEntity, error) {
 	rows, err := q.QueryContext(ctx, `SELECT e.entity_id, e.entity_type, e.canonical_name, e.aliases, coalesce(s.provenance, '{}')
 		FROM entities e LEFT JOIN snapshots s ON s.entity_id = e.entity_id
-		WHERE `+cond+` AND `+tcond+` ORDER BY e.entity_id`, append(args, targs...)...)
+		WHERE `+where+` ORDER BY e.entity_id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read entities for lint: %w", err)
 	}
@@ -355,6 +359,32 @@ func LintEntities(ctx context.Context, q Q, ids []string, types []string) ([]Lin
 			return nil, fmt.Errorf("decode provenance of %s: %w", e.EntityID, err)
 		}
 		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// LintEntitiesNotOf reads every entity whose type is not one of skip, in ID order (the named
+// ones, without the documents and concepts that are most of a store).
+func LintEntitiesNotOf(ctx context.Context, q Q, skip []string) ([]LintEntity, error) {
+	return lintEntities(ctx, q, `e.entity_type NOT IN (SELECT value FROM json_each(?))`, idList(skip))
+}
+
+// AssertedLinksOfType reads the asserted links of the given types (a few: what people and
+// agents said corrects or supersedes what), in a fixed order.
+func AssertedLinksOfType(ctx context.Context, q Q, types []string) ([]LintLink, error) {
+	rows, err := q.QueryContext(ctx, `SELECT source_entity_id, relationship_type, target_entity_id FROM relationships
+		WHERE relationship_type IN (SELECT value FROM json_each(?)) ORDER BY 1, 2, 3`, idList(types))
+	if err != nil {
+		return nil, fmt.Errorf("read links for lint: %w", err)
+	}
+	defer rows.Close()
+	var out []LintLink
+	for rows.Next() {
+		var l LintLink
+		if err := rows.Scan(&l.Source, &l.Type, &l.Target); err != nil {
+			return nil, fmt.Errorf("read links for lint: %w", err)
+		}
+		out = append(out, l)
 	}
 	return out, rows.Err()
 }
@@ -385,6 +415,31 @@ func LintLinksOf(ctx context.Context, q Q, ids []string, types []string) ([]Lint
 		SELECT source_entity_id, relationship_type, target_entity_id, 1, enrichment, score FROM derived_links
 		WHERE (`+src+` OR `+tgt+`) AND `+typ+`
 		ORDER BY 1, 2, 3, 4, 5`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read links for lint: %w", err)
+	}
+	defer rows.Close()
+	var out []LintLink
+	for rows.Next() {
+		var l LintLink
+		if err := rows.Scan(&l.Source, &l.Type, &l.Target, &l.Derived, &l.Enrichment, &l.Score); err != nil {
+			return nil, fmt.Errorf("read links for lint: %w", err)
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+// LintLinksFrom reads the links, asserted and derived, whose source is one of ids (what those
+// entities link to; cheaper than LintLinksOf when the other ends are popular), in a fixed order.
+func LintLinksFrom(ctx context.Context, q Q, ids []string) ([]LintLink, error) {
+	list := idList(ids)
+	rows, err := q.QueryContext(ctx, `SELECT source_entity_id, relationship_type, target_entity_id, 0, '', 0 FROM relationships
+		WHERE source_entity_id IN (SELECT value FROM json_each(?))
+		UNION ALL
+		SELECT source_entity_id, relationship_type, target_entity_id, 1, enrichment, score FROM derived_links
+		WHERE source_entity_id IN (SELECT value FROM json_each(?))
+		ORDER BY 1, 2, 3, 4, 5`, list, list)
 	if err != nil {
 		return nil, fmt.Errorf("read links for lint: %w", err)
 	}
