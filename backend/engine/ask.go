@@ -187,6 +187,12 @@ func (e *Engine) askPassages(ctx context.Context, r AskRequest) ([]*passage, ans
 		return nil, answer.Query{}, ee
 	}
 	q.Filter.ExcludePathPrefix = e.GeneratedDir() + string(filepath.Separator)
+	// No floor of evidence per document: every sentence of an answer must pass ask's own
+	// (answer.Pick, on IDF without FTS5's floor). Search's floor weighs words with FTS5's BM25,
+	// whose IDF drops to almost nothing for a word in half the chunks: in a small store, the
+	// answer filed back for a question (which repeats its words) pushed the source itself under
+	// the floor, and asking again found nothing.
+	q.Floor = &search.Floor{}
 	res, err := e.runSearch(ctx, q)
 	if err != nil {
 		return nil, answer.Query{}, err

@@ -570,8 +570,18 @@ func TestLintPublish(t *testing.T) {
 		t.Fatal("publish gave no document")
 	}
 	d := settle(t, e, rep.DocumentID)[0]
-	if d.Status != "analyzed" || !strings.HasPrefix(d.Path, e.GeneratedDir()) {
+	if d.Status != "analyzed" || !strings.HasPrefix(d.Path, e.GeneratedDir()) || d.DocType != "generated" {
 		t.Fatalf("the report's document: %+v", d)
+	}
+	// The report quotes the invoices' amounts; they are not facts of the report.
+	snap, err := e.GetEntity(context.Background(), d.EntityID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"amounts", "dates", "emails"} {
+		if v, ok := snap.Snapshot[k]; ok {
+			t.Errorf("the published report has %s of its own: %s", k, v)
+		}
 	}
 	waitEnriched(t, e)
 	res, err := e.Search(context.Background(), engine.SearchRequest{Query: "INV-2025-031 amount contradiction report"})

@@ -269,8 +269,10 @@ func (in *Ingester) observeContent(doc store.Document, contentID string, d *extr
 	generated := in.Generated != nil && in.Generated(doc.Path)
 	if generated {
 		// What Strata wrote itself is read for search only: no semantic phase (its type
-		// matches no spec), no person from an address it quotes.
+		// matches no spec), no facts or people from what it quotes (a lint report quotes the
+		// amounts it found elsewhere; they are not the report's).
 		docType = store.DocTypeGenerated
+		findings = nil
 	}
 	fields := map[string]any{"title": title, "doc_type": docType, "format": d.Kind, "mime": d.Mime, "chars": len(d.Text)}
 	if d.Language != "" {

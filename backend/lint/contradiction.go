@@ -26,7 +26,7 @@ type contradictions struct{}
 
 func (contradictions) Name() string    { return "contradiction" }
 func (contradictions) Kind() string    { return Contradiction }
-func (contradictions) Version() string { return "3" }
+func (contradictions) Version() string { return "4" }
 
 // Affected: an entity whose observations changed, and the entities observed by a document that
 // changed (a new version, removed, linked as correcting another).
@@ -228,14 +228,16 @@ func (contradictions) field(ctx context.Context, env Env, d *observedData, e sto
 			f.Fixes = append(f.Fixes, openFix(ev))
 		}
 	}
-	for _, w := range docSources {
-		for _, o := range docSources {
-			if w.src.key == o.src.key || len(f.Fixes) >= 8 {
+	// In the values' order, so two stores of the same files offer the same buttons in the same
+	// order (the words' order follows document IDs, which follow the files' paths).
+	for _, a := range f.Values {
+		for _, b := range f.Values {
+			if a.Source.EntityID == "" || b.Source.EntityID == "" || a.Source.EntityID == b.Source.EntityID || len(f.Fixes) >= 8 {
 				continue
 			}
 			f.Fixes = append(f.Fixes, Fix{Action: "create_relationship", RelationshipType: "CORRECTS",
-				Label:          fmt.Sprintf("Keep %s: mark %s as correcting %s", display(w.fields[field]), docName(w.src.doc), docName(o.src.doc)),
-				SourceEntityID: w.src.doc.EntityID, TargetEntityID: o.src.doc.EntityID})
+				Label:          fmt.Sprintf("Keep %s: mark %s as correcting %s", display(a.Value), shortPath(a.Source.Path), shortPath(b.Source.Path)),
+				SourceEntityID: a.Source.EntityID, TargetEntityID: b.Source.EntityID})
 		}
 	}
 	slices.Sort(f.refs)
