@@ -270,7 +270,7 @@ func printLint(w io.Writer, r *engine.LintReport) {
 		fmt.Fprintf(w, "\n(%d–%d of %d; use --offset to see more)\n", r.Offset+1, r.Offset+len(r.Findings), r.Total)
 	}
 	if r.Pending > 0 {
-		fmt.Fprintf(w, "(%d document(s) still being read or linked: findings about them may change)\n", r.Pending)
+		fmt.Fprintf(w, "(%d document(s) still being read or linked: not checked for orphans and missing links until then)\n", r.Pending)
 	}
 	if r.DocumentID != "" {
 		fmt.Fprintf(w, "report published as document %s\n", r.DocumentID)

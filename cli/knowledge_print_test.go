@@ -108,7 +108,7 @@ Missing links: a document names a known entity without a link to it (1)
          hint: link them
 
 (1–2 of 3; use --offset to see more)
-(2 document(s) still being read or linked: findings about them may change)
+(2 document(s) still being read or linked: not checked for orphans and missing links until then)
 report published as document doc_report
 `
 	if b.String() != want {

@@ -178,8 +178,9 @@ type LintReport struct {
 	StalenessDays int            `json:"staleness_days"`
 	DocumentID    string         `json:"document_id,omitempty"` // publish: the report's document
 	Checked       lint.Checked   `json:"checked"`               // how much was looked at, and how much of it again
-	// Pending counts documents still being read or enriched: findings about them (an orphan
-	// whose tags are not linked yet) may change by themselves once that work is done.
+	// Pending counts documents still being read or enriched: until their links are all there,
+	// they are left out of the checks that read links (orphan, missing_link, versions, concept
+	// uses), which would call them connected to nothing when they are only not linked yet.
 	Pending int `json:"pending"`
 }
 

@@ -631,3 +631,45 @@ func TestLintConceptDeclaredLater(t *testing.T) {
 		t.Errorf("incremental %v, full %v", findingIDs(after), findingIDs(full))
 	}
 }
+
+// TestLintWaitsForEnrichments: a document whose enrichments have not run is not yet "connected
+// to nothing" (its links are not there yet); the report counts it as pending, and the run
+// after its enrichments finish checks it, whether or not they linked it to anything.
+func TestLintWaitsForEnrichments(t *testing.T) {
+	dir := t.TempDir()
+	e := open(t)
+	ctx := context.Background()
+	res, err := e.IngestPaths(ctx, local, []string{write(t, filepath.Join(dir, "lonely.txt"), lintLonely)})
+	if err != nil || len(res) != 1 || res[0].Result == nil {
+		t.Fatalf("register: %v %+v", err, res)
+	}
+	holdEnrichJobs(t, e, true) // registered: its enrich job is queued; read it, but do not enrich it
+	settle(t, e, res[0].Result.DocumentID)
+	before := runLint(t, e, engine.LintRequest{})
+	if before.Total != 0 || before.Pending != 1 {
+		t.Fatalf("before its enrichments: %d findings, %d pending: %v", before.Total, before.Pending, findingIDs(before))
+	}
+	holdEnrichJobs(t, e, false)
+	waitEnriched(t, e)
+	after := runLint(t, e, engine.LintRequest{})
+	if after.Checked.Full || after.Pending != 0 || after.Counts["orphan"] != 1 {
+		t.Fatalf("after its enrichments: %+v pending %d: %v", after.Checked, after.Pending, findingIDs(after))
+	}
+}
+
+// holdEnrichJobs keeps the queued enrich jobs from being claimed (their not_before far ahead),
+// or lets them go.
+func holdEnrichJobs(t testing.TB, e *engine.Engine, hold bool) {
+	t.Helper()
+	at := "2000-01-01T00:00:00Z"
+	if hold {
+		at = "9999-12-31T00:00:00Z"
+	}
+	err := e.DB().WriteTx(context.Background(), func(tx *store.Tx) error {
+		_, err := tx.ExecContext(context.Background(), `UPDATE jobs SET not_before = ? WHERE phase = 'enrich' AND state = 'queued'`, at)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -29,7 +29,7 @@ type missingLinks struct{}
 
 func (missingLinks) Name() string    { return "missing-link" }
 func (missingLinks) Kind() string    { return MissingLink }
-func (missingLinks) Version() string { return "3" }
+func (missingLinks) Version() string { return "4" }
 
 // nameless are the types whose names are not names.
 var nameless = []string{"document", "concept", "line_item"}
@@ -346,7 +346,7 @@ func (c missingLinks) Check(ctx context.Context, env Env, subjects []string) ([]
 	var docIDs, docEnts []string
 	for i := range docList {
 		d := &docList[i]
-		if live(env, d) {
+		if settled(env, d) {
 			docs[d.DocumentID] = d
 			docIDs, docEnts = append(docIDs, d.DocumentID), append(docEnts, d.EntityID)
 		}

@@ -14,7 +14,7 @@ type orphans struct{}
 
 func (orphans) Name() string    { return "orphan" }
 func (orphans) Kind() string    { return Orphan }
-func (orphans) Version() string { return "3" }
+func (orphans) Version() string { return "4" }
 
 // Affected: the dirty entities (their links, mentions and observations are what the check
 // reads, and each of those marks the entity when it changes), and the documents that name a
@@ -104,7 +104,7 @@ func (orphans) Check(ctx context.Context, env Env, subjects []string) ([]Finding
 	// link is the finding then): the text of the few documents left is read for names.
 	var lonely []string
 	for _, e := range ents {
-		if d := docs[e.EntityID]; e.EntityType == "document" && !linked[e.EntityID] && live(env, d) && d.Chunks > 0 && !d.Tagged && !names[e.EntityID] {
+		if d := docs[e.EntityID]; e.EntityType == "document" && !linked[e.EntityID] && settled(env, d) && d.Chunks > 0 && !d.Tagged && !names[e.EntityID] {
 			lonely = append(lonely, d.DocumentID)
 		}
 	}
@@ -118,7 +118,7 @@ func (orphans) Check(ctx context.Context, env Env, subjects []string) ([]Finding
 		}
 		if e.EntityType == "document" {
 			d := docs[e.EntityID]
-			if !live(env, d) || d.Chunks == 0 || d.Tagged || names[e.EntityID] {
+			if !settled(env, d) || d.Chunks == 0 || d.Tagged || names[e.EntityID] {
 				continue
 			}
 			f := newFinding(Orphan, Low, ScopeDocuments, e.EntityID, e.EntityID)

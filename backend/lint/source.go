@@ -34,6 +34,11 @@ func live(env Env, d *store.LintDoc) bool {
 	return env.Generated == nil || d.Path == "" || !env.Generated(d.Path)
 }
 
+// settled reports a live document whose enrichments have run: only then are its links all
+// there, so only then can it be connected to nothing, or missing a link. (Its statements stand
+// before that: live is enough for a source.)
+func settled(env Env, d *store.LintDoc) bool { return live(env, d) && !d.Pending }
+
 // docDay is the day a document speaks for: the day it is about (its front matter's date, a
 // date near its top — TemporalProximity's reading), else the day the file was last changed.
 func docDay(d *store.LintDoc) string {

@@ -27,7 +27,7 @@ type staleValues struct{}
 
 func (staleValues) Name() string    { return "stale-value" }
 func (staleValues) Kind() string    { return Stale }
-func (staleValues) Version() string { return "3" }
+func (staleValues) Version() string { return "4" }
 
 // Affected: dirty entities, and the entities a dirty document observed, refers to or mentions
 // (its day may have changed, and with it every age it takes part in).
@@ -310,7 +310,7 @@ type staleVersions struct{}
 
 func (staleVersions) Name() string    { return "stale-version" }
 func (staleVersions) Kind() string    { return Stale }
-func (staleVersions) Version() string { return "3" }
+func (staleVersions) Version() string { return "4" }
 
 // Affected: dirty documents and the documents a dirty one is a near-duplicate of (or of which).
 func (staleVersions) Affected(ctx context.Context, env Env, dirty []string) ([]string, error) {
@@ -357,7 +357,7 @@ func (staleVersions) Check(ctx context.Context, env Env, subjects []string) ([]F
 	done := map[[2]string]bool{}
 	for _, p := range pairs {
 		a, b := docs[p[0]], docs[p[1]]
-		if !live(env, a) || !live(env, b) || a.ContentHash == b.ContentHash || a.Mime != b.Mime || seenBy[p] || !sameDocument(a, b) {
+		if !settled(env, a) || !settled(env, b) || a.ContentHash == b.ContentHash || a.Mime != b.Mime || seenBy[p] || !sameDocument(a, b) {
 			continue
 		}
 		older, newer, ok := newerOf(a, b)

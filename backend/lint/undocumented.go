@@ -22,7 +22,7 @@ const minUses = 3
 
 func (undocumented) Name() string    { return "undocumented-concept" }
 func (undocumented) Kind() string    { return UndocumentedConcept }
-func (undocumented) Version() string { return "3" }
+func (undocumented) Version() string { return "4" }
 
 // Affected: dirty concepts, and the concepts a dirty document mentions or links to (it may
 // have gained a heading, a title or a definition).
@@ -109,7 +109,7 @@ func (c undocumented) Check(ctx context.Context, env Env, subjects []string) ([]
 	}
 	uses := map[string]map[string]*use{} // concept → document → use
 	note := func(concept string, d *store.LintDoc, ordinal int, heading bool) {
-		if !live(env, d) {
+		if !settled(env, d) {
 			return
 		}
 		if uses[concept] == nil {

@@ -233,11 +233,13 @@ type LintDoc struct {
 	Mtime       string // the file's modification time (content: when it was stored)
 	Chunks      int
 	Tagged      bool // the document declares tags (the enrichment links them to concepts)
+	Pending     bool // its enrichments have not run yet (its links are not all there)
 }
 
 const lintDocCols = `d.document_id, coalesce(d.entity_id, ''), d.kind, coalesce(d.path, ''), d.title, d.mime, d.status, coalesce(d.payload_id, ''),
 	d.content_hash, coalesce(d.duplicate_of, ''), coalesce(di.day, ''), coalesce(d.mtime, d.created_at),
-	(SELECT count(*) FROM chunks c WHERE c.document_id = d.document_id), d.tags NOT IN ('', '[]')`
+	(SELECT count(*) FROM chunks c WHERE c.document_id = d.document_id), d.tags NOT IN ('', '[]'),
+	EXISTS (SELECT 1 FROM jobs j WHERE j.document_id = d.document_id AND j.phase = 'enrich' AND j.state IN ('queued', 'running'))`
 
 func scanLintDocs(rows *sql.Rows, err error) ([]LintDoc, error) {
 	if err != nil {
@@ -248,7 +250,7 @@ func scanLintDocs(rows *sql.Rows, err error) ([]LintDoc, error) {
 	for rows.Next() {
 		var d LintDoc
 		if err := rows.Scan(&d.DocumentID, &d.EntityID, &d.Kind, &d.Path, &d.Title, &d.Mime, &d.Status, &d.PayloadID, &d.ContentHash,
-			&d.DuplicateOf, &d.Day, &d.Mtime, &d.Chunks, &d.Tagged); err != nil {
+			&d.DuplicateOf, &d.Day, &d.Mtime, &d.Chunks, &d.Tagged, &d.Pending); err != nil {
 			return nil, fmt.Errorf("read documents for lint: %w", err)
 		}
 		out = append(out, d)
