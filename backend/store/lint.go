@@ -374,21 +374,9 @@ func LintEntitiesNotOf(ctx context.Context, q Q, skip []string) ([]LintEntity, e
 // AssertedLinksOfType reads the asserted links of the given types (a few: what people and
 // agents said corrects or supersedes what), in a fixed order.
 func AssertedLinksOfType(ctx context.Context, q Q, types []string) ([]LintLink, error) {
-	rows, err := q.QueryContext(ctx, `SELECT source_entity_id, relationship_type, target_entity_id FROM relationships
+	rows, err := q.QueryContext(ctx, `SELECT source_entity_id, relationship_type, target_entity_id, 0, '', 0 FROM relationships
 		WHERE relationship_type IN (SELECT value FROM json_each(?)) ORDER BY 1, 2, 3`, idList(types))
-	if err != nil {
-		return nil, fmt.Errorf("read links for lint: %w", err)
-	}
-	defer rows.Close()
-	var out []LintLink
-	for rows.Next() {
-		var l LintLink
-		if err := rows.Scan(&l.Source, &l.Type, &l.Target); err != nil {
-			return nil, fmt.Errorf("read links for lint: %w", err)
-		}
-		out = append(out, l)
-	}
-	return out, rows.Err()
+	return scanLintLinks(rows, err)
 }
 
 // LintLink is an edge between two entities, asserted (relationships) or derived (derived_links).
@@ -417,6 +405,11 @@ func LintLinksOf(ctx context.Context, q Q, ids []string, types []string) ([]Lint
 		SELECT source_entity_id, relationship_type, target_entity_id, 1, enrichment, score FROM derived_links
 		WHERE (`+src+` OR `+tgt+`) AND `+typ+`
 		ORDER BY 1, 2, 3, 4, 5`, args...)
+	return scanLintLinks(rows, err)
+}
+
+// scanLintLinks reads rows of (source, type, target, derived, enrichment, score).
+func scanLintLinks(rows *sql.Rows, err error) ([]LintLink, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read links for lint: %w", err)
 	}
@@ -442,19 +435,7 @@ func LintLinksFrom(ctx context.Context, q Q, ids []string) ([]LintLink, error) {
 		SELECT source_entity_id, relationship_type, target_entity_id, 1, enrichment, score FROM derived_links
 		WHERE source_entity_id IN (SELECT value FROM json_each(?))
 		ORDER BY 1, 2, 3, 4, 5`, list, list)
-	if err != nil {
-		return nil, fmt.Errorf("read links for lint: %w", err)
-	}
-	defer rows.Close()
-	var out []LintLink
-	for rows.Next() {
-		var l LintLink
-		if err := rows.Scan(&l.Source, &l.Type, &l.Target, &l.Derived, &l.Enrichment, &l.Score); err != nil {
-			return nil, fmt.Errorf("read links for lint: %w", err)
-		}
-		out = append(out, l)
-	}
-	return out, rows.Err()
+	return scanLintLinks(rows, err)
 }
 
 // LintMentionsOf reads the mention rows, in live documents, of the entities ids or in the

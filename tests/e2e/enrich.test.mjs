@@ -11,19 +11,15 @@
 // by itself: it runs only when the store holds no derived link of the original after enrichment.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { join } from "node:path";
+import { here, startServe, openBrowser, pageHelpers } from "./harness.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const artifacts = join(here, "artifacts");
-mkdirSync(artifacts, { recursive: true });
 const corpus = join(here, "..", "..", "backend", "search", "quality", "testdata", "corpus");
 
-let server, browser, page, uiURL;
+let server, browser, page, uiURL, shot, byId, callAPI;
 const data = mkdtempSync(join(tmpdir(), "strata-e2e-enrich-"));
 const files = mkdtempSync(join(tmpdir(), "strata-e2e-enrich-files-"));
 const ORIGINAL = "ch04-01-what-is-ownership.html";
@@ -40,29 +36,9 @@ before(async () => {
   copyFileSync(join(corpus, "rust-book", RELATED), join(files, RELATED));
   copyFileSync(join(corpus, "rust-book", OTHER), join(files, OTHER));
   copyFileSync(join(corpus, "rust-book", OTHER2), join(files, OTHER2));
-  server = spawn(join(here, ".bin", "strata"), ["serve", "--data", data, "--mcp-addr", "127.0.0.1:0"], {
-    env: { ...process.env, STRATA_EMBEDDER: "static", OLLAMA_HOST: "127.0.0.1:1" },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  uiURL = await new Promise((resolve, reject) => {
-    let err = "";
-    const timer = setTimeout(() => reject(new Error("serve did not print its address:\n" + err)), 20000);
-    server.stderr.on("data", (b) => {
-      err += b;
-      const m = err.match(/open (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+) in a browser/);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    server.on("exit", (code) => reject(new Error(`serve exited ${code}:\n${err}`)));
-  });
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
-  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-  page.on("pageerror", (e) => console.error("page error:", e.message));
+  ({ server, uiURL } = await startServe(data, { STRATA_EMBEDDER: "static", OLLAMA_HOST: "127.0.0.1:1" }));
+  ({ browser, page } = await openBrowser({ width: 1280, height: 860 }));
+  ({ shot, byId, callAPI } = pageHelpers(page));
   await page.goto(uiURL);
   await byId("nav-library").waitFor();
 });
@@ -72,18 +48,6 @@ after(async () => {
   server?.kill("SIGINT");
 });
 
-const shot = (name) => page.screenshot({ path: join(artifacts, name + ".png"), fullPage: true });
-const byId = (id) => page.locator(`[data-testid="${id}"]`);
-// The UI's own API, as the page calls it (same origin, the session cookie of the token).
-const callAPI = (method, ...args) =>
-  page.evaluate(
-    async ([m, a]) => {
-      const r = await fetch(`./api/${m}`, { method: "POST", body: JSON.stringify(a) });
-      if (!r.ok) throw new Error(`${m}: ${r.status} ${await r.text()}`);
-      return r.json();
-    },
-    [method, args],
-  );
 
 test("the library says it is linking, and is not all caught up until it has", async () => {
   // The same call the desktop window makes for files dropped on it.

@@ -14,21 +14,17 @@
 // Screenshots in tests/e2e/artifacts/k*.png.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFile } from "node:child_process";
+import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { cpSync, mkdtempSync, mkdirSync } from "node:fs";
+import { cpSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { join } from "node:path";
+import { here, strataBin, startServe, openBrowser, pageHelpers } from "./harness.mjs";
 import { startFakeOllama } from "./fake-ollama.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const artifacts = join(here, "artifacts");
-mkdirSync(artifacts, { recursive: true });
-const bin = join(here, ".bin", "strata");
+const bin = strataBin;
 
-let server, browser, page, uiURL, base;
+let server, browser, page, uiURL, shot, byId, callAPI, base;
 const data = mkdtempSync(join(tmpdir(), "strata-e2e-knowledge-"));
 const files = mkdtempSync(join(tmpdir(), "strata-e2e-knowledge-files-"));
 const QUESTION = "How many nests did the heron colony have?";
@@ -46,30 +42,10 @@ before(async () => {
     await ollama.close();
   }
   assert.equal(ollama.chats.length, 2, "the model read both invoices");
-  server = spawn(bin, ["serve", "--data", data, "--mcp-addr", "127.0.0.1:0"], {
-    env: { ...process.env, STRATA_EMBEDDER: "static", OLLAMA_HOST: "127.0.0.1:1" },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  uiURL = await new Promise((resolve, reject) => {
-    let err = "";
-    const timer = setTimeout(() => reject(new Error("serve did not print its address:\n" + err)), 20000);
-    server.stderr.on("data", (b) => {
-      err += b;
-      const m = err.match(/open (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+) in a browser/);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    server.on("exit", (code) => reject(new Error(`serve exited ${code}:\n${err}`)));
-  });
+  ({ server, uiURL } = await startServe(data, { STRATA_EMBEDDER: "static", OLLAMA_HOST: "127.0.0.1:1" }));
   base = uiURL.replace(/\/\?token=.*/, "/");
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
-  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-  page.on("pageerror", (e) => console.error("page error:", e.message));
+  ({ browser, page } = await openBrowser({ width: 1280, height: 860 }));
+  ({ shot, byId, callAPI } = pageHelpers(page));
   await page.goto(uiURL);
   await byId("nav-library").waitFor();
   // Enrichments run in the background after ingest: lint reads what they link, so wait until
@@ -86,17 +62,6 @@ after(async () => {
   server?.kill("SIGINT");
 });
 
-const shot = (name) => page.screenshot({ path: join(artifacts, name + ".png"), fullPage: true });
-const byId = (id) => page.locator(`[data-testid="${id}"]`);
-const callAPI = (method, ...args) =>
-  page.evaluate(
-    async ([m, a]) => {
-      const r = await fetch(`./api/${m}`, { method: "POST", body: JSON.stringify(a) });
-      if (!r.ok) throw new Error(`${m}: ${r.status} ${await r.text()}`);
-      return r.json();
-    },
-    [method, args],
-  );
 
 test("ask: an answer with a citation that opens the passage, highlighted, and Save answer", async () => {
   await page.keyboard.press("/");

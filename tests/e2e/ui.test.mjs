@@ -7,46 +7,21 @@
 // Screenshots of every screen are kept in tests/e2e/artifacts/.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { mkdtempSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { join } from "node:path";
+import { here, startServe, openBrowser, pageHelpers } from "./harness.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const artifacts = join(here, "artifacts");
-mkdirSync(artifacts, { recursive: true });
 
-let server, browser, page, uiURL;
+let server, browser, page, uiURL, shot, byId, callAPI;
 const data = mkdtempSync(join(tmpdir(), "strata-e2e-"));
 
 before(async () => {
   // Ollama is configured and pointed at a closed port, whatever the developer exported: the
   // embedder card must say "fallback".
-  server = spawn(join(here, ".bin", "strata"), ["serve", "--data", data, "--mcp-addr", "127.0.0.1:0"], {
-    env: { ...process.env, STRATA_EMBEDDER: "ollama", OLLAMA_HOST: "127.0.0.1:1" },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  uiURL = await new Promise((resolve, reject) => {
-    let err = "";
-    const timer = setTimeout(() => reject(new Error("serve did not print its address:\n" + err)), 20000);
-    server.stderr.on("data", (b) => {
-      err += b;
-      const m = err.match(/open (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+) in a browser/);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    server.on("exit", (code) => reject(new Error(`serve exited ${code}:\n${err}`)));
-  });
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.on("pageerror", (e) => console.error("page error:", e.message));
+  ({ server, uiURL } = await startServe(data, { STRATA_EMBEDDER: "ollama", OLLAMA_HOST: "127.0.0.1:1" }));
+  ({ browser, page } = await openBrowser({ width: 1280, height: 800 }));
+  ({ shot, byId, callAPI } = pageHelpers(page));
 });
 
 after(async () => {
@@ -54,8 +29,6 @@ after(async () => {
   server?.kill("SIGINT");
 });
 
-const shot = (name) => page.screenshot({ path: join(artifacts, name + ".png"), fullPage: true });
-const byId = (id) => page.locator(`[data-testid="${id}"]`);
 // Earlier tests' toasts go, so that every toast left is about this test (they also expire by
 // themselves, so they are clicked in the page, not one by one from here).
 const dismissToasts = () =>
