@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { here, startServe, openBrowser, pageHelpers } from "./harness.mjs";
+import { startServe, openBrowser, pageHelpers } from "./harness.mjs";
 
 
 let server, browser, page, uiURL, shot, byId, callAPI;
