@@ -60,9 +60,10 @@ func TestBrowserHandlerCallsTheSameMethods(t *testing.T) {
 
 	code, res, body := post(t, h, "Upload", "notes/../../report.md", base64.StdEncoding.EncodeToString([]byte("# Report\n\nThe heron count rose in May.")))
 	_ = res
-	var results []engine.PathResult
-	json.Unmarshal([]byte(body), &results)
-	if code != 200 || len(results) != 1 || results[0].Error != nil || !strings.Contains(results[0].Path, "/uploads/") || !strings.HasSuffix(results[0].Path, "-report.md") {
+	var imp engine.Import
+	json.Unmarshal([]byte(body), &imp)
+	results := imp.Results
+	if code != 200 || imp.Summary.Files != 1 || len(results) != 1 || results[0].Error != nil || !strings.Contains(results[0].Path, "/uploads/") || !strings.HasSuffix(results[0].Path, "-report.md") {
 		t.Fatalf("upload: %d %s", code, body)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)

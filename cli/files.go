@@ -46,10 +46,10 @@ func ingestPaths(g *globals, cmd *cobra.Command, paths []string, wait bool) erro
 				}
 			}
 		}
-		fmt.Fprintf(w, "%d file(s), %d failed\n", len(r.Documents), r.Failed)
-		if !wait {
+		if !wait && r.Summary.Pending > 0 {
 			fmt.Fprintln(w, "Analysis runs in the background of `strata serve` (or the app); add --wait to wait for it here.")
 		}
+		fmt.Fprintln(w, r.Summary.Text()) // the last line: what the import did, counted once (engine.ImportSummary)
 	})
 	if err == nil && result != nil && result.Failed > 0 {
 		return partialFailure{failed: result.Failed, total: len(result.Documents)}
@@ -221,17 +221,10 @@ func watchCmd(g *globals) *cobra.Command {
 				if err != nil {
 					return nil, err
 				}
-				n, failed := 0, 0
-				for _, r := range res {
-					n++
-					if r.Error != nil {
-						failed++
-					}
-				}
-				return map[string]any{"watching": args[0], "files": n, "failed": failed}, nil
+				return map[string]any{"watching": args[0], "files": res.Summary.Files, "failed": res.Summary.Failed, "summary": res.Summary}, nil
 			}, func(w io.Writer, v any) {
 				m := v.(map[string]any)
-				fmt.Fprintf(w, "Watching %s: %d file(s) registered, %d could not be read.\n", m["watching"], m["files"], m["failed"])
+				fmt.Fprintf(w, "Watching %s. %s\n", m["watching"], m["summary"].(engine.ImportSummary).Text())
 				fmt.Fprintln(w, "`strata serve` (or the app) analyses them and keeps the folder in sync.")
 			})
 		},

@@ -63,6 +63,9 @@ type Config struct {
 	Embedder      string
 	EmbedModel    string
 	ProbeInterval time.Duration
+	// RootSyncInterval is how often Serve looks for folders another call or process began
+	// watching, and reconciles those whose registration has ended (0 = 2 s).
+	RootSyncInterval time.Duration
 }
 
 // Engine is an open data folder.
@@ -84,6 +87,9 @@ type Engine struct {
 	enrich *enrich.Service
 
 	storage *storage.Monitor // the data folder's disk: full, failing or ok
+
+	progress *progressTracker // registrations under way and the run's rates (progress.go)
+	imports  importsTracker   // recent imports, followed until their files are read (imports.go)
 
 	sources    sourceCache     // files ask read again to cite lines inside a folded paragraph (askcite.go)
 	askOptions *answer.Options // replaces the extractive answer's options, for fitting them (TestFitAsk); nil: the defaults
@@ -145,7 +151,7 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 		in.Reembedder = space{emb.sem}
 	}
 	e := &Engine{cfg: cfg, log: cfg.Logger, db: db, specs: reg, now: cfg.Now, ingest: in, chat: chat, emb: emb,
-		storage: storage.NewMonitor(abs, cfg.Logger, cfg.Now)}
+		storage: storage.NewMonitor(abs, cfg.Logger, cfg.Now), progress: newProgressTracker()}
 	if e.enrich, err = enrich.New(reg, e.enrichSpace, cfg.Logger); err != nil {
 		db.Close()
 		return nil, specErr(err)

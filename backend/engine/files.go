@@ -40,9 +40,47 @@ func (e *Engine) IngestPaths(ctx context.Context, who Caller, paths []string) ([
 // ingestPaths is IngestPaths with the origin provenance the files' payloads record (IngestPaths:
 // the door the caller came in by; an answer filed back by ask: the question and its sources).
 func (e *Engine) ingestPaths(ctx context.Context, who Caller, paths []string, origin map[string]any) ([]PathResult, error) {
+	out, _, err := e.addPaths(ctx, who, paths, origin)
+	return out, err
+}
+
+// Import is IngestPaths that also counts what the import did (ImportSummary) and follows it
+// until its files are read: Status.Imports carries its summary, with the failures analysis
+// finds. The window and the browser add files through it.
+func (e *Engine) Import(ctx context.Context, who Caller, paths []string) (*Import, error) {
+	return e.importPaths(ctx, who, paths, map[string]any{"source": who.Via()})
+}
+
+func (e *Engine) importPaths(ctx context.Context, who Caller, paths []string, origin map[string]any) (*Import, error) {
+	started := store.FormatTime(e.now())
+	results, ignored, err := e.addPaths(ctx, who, paths, origin)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := e.documentRows(ctx, results)
+	if err != nil {
+		return nil, err
+	}
+	docs := make(map[string]store.Document, len(rows))
+	for _, d := range rows {
+		docs[d.DocumentID] = d
+	}
+	isDir := func(p string) bool { st, err := os.Stat(p); return err == nil && st.IsDir() }
+	ti := &trackedImport{results: results, ignored: ignored, folder: commonFolder(paths, isDir), docs: docs}
+	ti.summary.StartedAt = started
+	sum := e.imports.add(ti, e.now())
+	return &Import{ID: sum.ID, Results: results, Summary: sum}, nil
+}
+
+// addPaths finds the files of paths (walking folders by the ignore rules, which it counts) and
+// registers them, counting both for Status.Progress as it goes.
+func (e *Engine) addPaths(ctx context.Context, who Caller, paths []string, origin map[string]any) ([]PathResult, watch.Ignored, error) {
 	var out []PathResult
+	var ignored watch.Ignored
 	ig := e.Ignorer()
 	check := e.pathCheck(who)
+	reg := e.progress.beginRegistration(true)
+	defer reg.end()
 	var files []string
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
@@ -59,12 +97,16 @@ func (e *Engine) ingestPaths(ctx context.Context, who Caller, paths []string, or
 		st, err := os.Stat(abs)
 		if err != nil || !st.IsDir() {
 			files = append(files, abs)
+			reg.found(1)
 			continue
 		}
-		err = watch.Walk(ctx, abs, ig, func(path string, _ fs.FileInfo) error {
+		n, err := watch.WalkCounting(ctx, abs, ig, func(path string, _ fs.FileInfo) error {
 			files = append(files, path)
+			reg.found(1)
 			return ctx.Err()
 		})
+		ignored.Files += n.Files
+		ignored.Folders += n.Folders
 		var skip *watch.SkipError
 		switch {
 		case errors.As(err, &skip):
@@ -82,21 +124,48 @@ func (e *Engine) ingestPaths(ctx context.Context, who Caller, paths []string, or
 			real, err := check(ctx, f)
 			if err != nil {
 				out = append(out, PathResult{Path: f, Error: errs.As(err)})
+				reg.registered(1, 1) // refused: done with it, as a failure
 				continue
 			}
 			allowed = append(allowed, real)
 		}
 		files = allowed
 	}
-	for _, r := range e.ingest.RegisterFiles(ctx, files, origin) {
+	reg.walked()
+	for _, r := range e.register(ctx, reg, files, origin) {
 		pr := PathResult{Path: r.Path, Result: r.Result}
 		if r.Err != nil {
 			pr.Error = errs.As(r.Err)
 		}
 		out = append(out, pr)
 	}
-	e.runner.Wake()
-	return out, ctx.Err()
+	return out, ignored, ctx.Err()
+}
+
+// registerSlice is how many files register between two progress updates: the ingester's own
+// group commit (64 registrations a transaction), so counting costs no extra commit.
+const registerSlice = 64
+
+// register registers files a slice at a time, telling reg how far it is, and wakes the workers
+// after each slice so that analysis starts while a large folder is still being registered.
+func (e *Engine) register(ctx context.Context, reg *registration, files []string, origin map[string]any) []ingest.Registered {
+	out := make([]ingest.Registered, 0, len(files))
+	for i := 0; i < len(files); i += registerSlice {
+		part := files[i:min(i+registerSlice, len(files))]
+		reg.writing(len(part))
+		rs := e.ingest.RegisterFiles(ctx, part, origin)
+		failed := 0
+		for _, r := range rs {
+			if r.Err != nil {
+				failed++
+			}
+		}
+		reg.registered(len(part), failed)
+		out = append(out, rs...)
+		e.runner.Wake()
+	}
+	reg.writing(0)
+	return out
 }
 
 // Runner is the engine's job runner (workers are started by RunWorkers or Serve).
@@ -105,13 +174,19 @@ func (e *Engine) Runner() *ingest.Runner { return e.runner }
 // IngestPathsAndWait registers paths and waits for their phases, analysing while it
 // registers (the workers start first), which is what `strata ingest --wait` does.
 func (e *Engine) IngestPathsAndWait(ctx context.Context, who Caller, paths []string, progress func([]store.Document)) ([]PathResult, []store.Document, error) {
+	results, docs, _, err := e.ingestPathsAndWait(ctx, who, paths, progress)
+	return results, docs, err
+}
+
+// ingestPathsAndWait is IngestPathsAndWait that also says what the ignore rules left out.
+func (e *Engine) ingestPathsAndWait(ctx context.Context, who Caller, paths []string, progress func([]store.Document)) ([]PathResult, []store.Document, watch.Ignored, error) {
 	wctx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { defer close(done); _ = e.runner.Run(wctx) }() // stopped and awaited below
 	defer func() { stop(); <-done }()
-	results, err := e.IngestPaths(ctx, who, paths)
+	results, ignored, err := e.addPaths(ctx, who, paths, map[string]any{"source": who.Via()})
 	if err != nil {
-		return results, nil, err
+		return results, nil, ignored, err
 	}
 	var ids []string
 	for _, r := range results {
@@ -120,7 +195,7 @@ func (e *Engine) IngestPathsAndWait(ctx context.Context, who Caller, paths []str
 		}
 	}
 	docs, err := e.WaitDocuments(ctx, ids, progress)
-	return results, docs, err
+	return results, docs, ignored, err
 }
 
 // RunWorkers processes jobs until ctx is cancelled; running jobs finish first.
@@ -216,7 +291,7 @@ func (e *Engine) ListDocuments(ctx context.Context, status, pathPrefix string, l
 type DocumentQuery struct {
 	Status string `json:"status,omitempty"`
 	Path   string `json:"path,omitempty"`
-	Type   string `json:"type,omitempty"`   // "other": documents without a type
+	Type   string `json:"type,omitempty"`   // "pending": not analysed yet; "other": analysed (or failed) without a type
 	Recent bool   `json:"recent,omitempty"` // newest change first (the UI's failure notice), else by path
 	Limit  Limit  `json:"limit,omitempty"`  // 1–1000; omitted: 100 (limit.go)
 	Offset int    `json:"offset,omitempty"`

@@ -20,7 +20,13 @@ import (
 // AddWatchRoot starts watching a folder: it is remembered in the store (so every Strata process
 // on this data folder watches it) and its files are registered now. Watching a folder shares it
 // with remote callers, so a remote caller may only watch a folder it may already read.
-func (e *Engine) AddWatchRoot(ctx context.Context, who Caller, dir string) ([]PathResult, error) {
+//
+// While its files are registered the folder carries a scan lease (renewed here, cleared at
+// the end), and no Serve loop reconciles a folder under a lease: the watcher's reconcile of a
+// new folder used to race this registration and register ~3,900 of 5,000 files a second time.
+// Serve reconciles it once the lease is gone, which finds every file unchanged unless one
+// changed during the add.
+func (e *Engine) AddWatchRoot(ctx context.Context, who Caller, dir string) (*Import, error) {
 	if !who.Local() {
 		real, err := e.pathCheck(who)(ctx, dir)
 		if err != nil {
@@ -33,13 +39,50 @@ func (e *Engine) AddWatchRoot(ctx context.Context, who Caller, dir string) ([]Pa
 		return nil, err
 	}
 	err = e.db.WriteTx(ctx, func(tx *store.Tx) error {
-		_, err := store.AddWatchRoot(ctx, tx, abs, store.FormatTime(e.now()))
-		return err
+		if _, err := store.AddWatchRoot(ctx, tx, abs, store.FormatTime(e.now())); err != nil {
+			return err
+		}
+		return store.SetRootScan(ctx, tx, abs, store.FormatTime(e.now().Add(rootScanLease)))
 	})
 	if err != nil {
 		return nil, errs.Wrap(errs.DBInsertFailed, err, "could not save the watched folder")
 	}
-	return e.IngestPaths(ctx, who, []string{abs})
+	hctx, stop := context.WithCancel(ctx)
+	renewed := make(chan struct{})
+	go func() { defer close(renewed); e.renewRootScan(hctx, abs) }() // stopped and awaited below
+	imp, err := e.importPaths(ctx, who, []string{abs}, map[string]any{"source": who.Via()})
+	stop()
+	<-renewed
+	// Cleared even when ctx ended: otherwise the folder waits out the lease before Serve
+	// reconciles it.
+	cctx := context.WithoutCancel(ctx)
+	if cerr := e.db.WriteTx(cctx, func(tx *store.Tx) error { return store.SetRootScan(cctx, tx, abs, "") }); cerr != nil {
+		e.log.Warn("clear the watched folder's scan lease", "root", abs, "err", cerr)
+	}
+	return imp, err
+}
+
+// rootScanLease is how long a folder being added stays out of reconciles without a renewal: a
+// process that died mid-add leaves its folder to the next reconcile after at most this.
+const rootScanLease = 30 * time.Second
+
+// renewRootScan renews root's scan lease every third of it until ctx ends.
+func (e *Engine) renewRootScan(ctx context.Context, root string) {
+	tick := time.NewTicker(rootScanLease / 3)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			err := e.db.WriteTx(ctx, func(tx *store.Tx) error {
+				return store.SetRootScan(ctx, tx, root, store.FormatTime(e.now().Add(rootScanLease)))
+			})
+			if err != nil && ctx.Err() == nil {
+				e.log.Warn("renew the watched folder's scan lease", "root", root, "err", err)
+			}
+		}
+	}
 }
 
 func (e *Engine) checkRoot(dir string) (string, error) {
@@ -142,10 +185,15 @@ func (e *Engine) reconcile(ctx context.Context, root string) (registered, remove
 	if err != nil && !errors.As(err, &skip) {
 		return 0, 0, err
 	}
-	for _, r := range e.ingest.RegisterFiles(ctx, changed, map[string]any{"source": "reconcile"}) {
-		if r.Err == nil {
-			registered++
+	if len(changed) > 0 {
+		reg := e.progress.beginRegistration(false)
+		reg.found(len(changed))
+		for _, r := range e.register(ctx, reg, changed, map[string]any{"source": "reconcile"}) {
+			if r.Err == nil {
+				registered++
+			}
 		}
+		reg.end()
 	}
 	for _, d := range known {
 		if !seen[d.Path] {
@@ -191,6 +239,9 @@ func (e *Engine) Serve(ctx context.Context) error {
 	go func() { defer wg.Done(); _ = e.runner.Run(ctx) }()
 	go func() { defer wg.Done(); e.manageEmbeddings(ctx) }()
 
+	// Roots watched but not reconciled yet: a folder whose files another call (or process)
+	// is registering right now (its scan lease) is reconciled once that ends, not during it.
+	unreconciled := map[string]bool{}
 	syncRoots := func() {
 		roots, err := store.WatchRoots(ctx, e.db.Reader())
 		if err != nil {
@@ -205,6 +256,7 @@ func (e *Engine) Serve(ctx context.Context) error {
 		for _, r := range w.Roots() {
 			have[r] = true
 			if !want[r] {
+				delete(unreconciled, r)
 				if err := w.Remove(r); err != nil {
 					e.log.Warn("stop watching", "root", r, "err", err)
 				}
@@ -214,11 +266,26 @@ func (e *Engine) Serve(ctx context.Context) error {
 			if have[r] {
 				continue
 			}
+			// watch first, then reconcile: a change during the scan is also an event
 			if err := w.Add(r); err != nil {
 				e.log.Error("watch folder", "root", r, "err", err)
 				continue
 			}
-			// watch first, then reconcile: a change during the scan is also an event
+			unreconciled[r] = true
+		}
+		if len(unreconciled) == 0 {
+			return
+		}
+		scanning, err := store.ScanningRoots(ctx, e.db.Reader(), store.FormatTime(e.now()))
+		if err != nil {
+			e.log.Error("read watched folders", "err", err)
+			return
+		}
+		for r := range unreconciled {
+			if scanning[r] {
+				continue
+			}
+			delete(unreconciled, r)
 			wg.Add(1)
 			go func(r string) {
 				defer wg.Done()
@@ -228,7 +295,11 @@ func (e *Engine) Serve(ctx context.Context) error {
 		}
 	}
 	syncRoots()
-	tick := time.NewTicker(2 * time.Second) // watched folders added by other processes
+	every := e.cfg.RootSyncInterval
+	if every <= 0 {
+		every = 2 * time.Second
+	}
+	tick := time.NewTicker(every) // watched folders added by other calls and processes
 	defer tick.Stop()
 	// Semantic jobs skipped for want of a chat model run when one appears.
 	requeue := func() {

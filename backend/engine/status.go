@@ -29,6 +29,10 @@ type Status struct {
 	// Enrichments: each enrichment's state (version, on/off, links, open suggestions) and the
 	// backlog of documents waiting to be enriched.
 	Enrichments *EnrichStatus `json:"enrichments"`
+	// Progress is the work under way, phase by phase, with rates and time left; Imports the
+	// recent imports of this process (newest first), each followed until its files are read.
+	Progress Progress        `json:"progress"`
+	Imports  []ImportSummary `json:"imports"`
 }
 
 // Status reports counts and configuration.
@@ -68,6 +72,10 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Status{Enrichments: enr, Embeddings: emb, Version: Version, DataDir: e.cfg.DataDir, Database: e.db.Path(), SchemaVersion: v, Counts: c,
+	imports, err := e.imports.summaries(ctx, e.db.Reader(), e.now())
+	if err != nil {
+		return nil, queryErr(err, "the recent imports")
+	}
+	return &Status{Progress: e.progress.report(e.now(), byPhase), Imports: imports, Enrichments: enr, Embeddings: emb, Version: Version, DataDir: e.cfg.DataDir, Database: e.db.Path(), SchemaVersion: v, Counts: c,
 		Capabilities: e.specs.CapabilityIDs(), InputKinds: e.InputKinds(), EntityTypes: types, Jobs: jobs, WatchRoots: roots, Watching: e.WatchStatus(), Storage: e.StorageStatus()}, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/strata-app/strata/backend/atomicfile"
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/store"
+	"github.com/strata-app/strata/backend/watch"
 )
 
 // Overview is the library chart's counts (documents by type, status and day).
@@ -22,6 +23,8 @@ type Overview = store.Overview
 type FilesResult struct {
 	Documents []FileOutcome `json:"documents"`
 	Failed    int           `json:"failed"`
+	// Summary counts what the import did (the CLI's last line is its Text).
+	Summary ImportSummary `json:"summary"`
 }
 
 // FileOutcome is one file's document, phases and error.
@@ -43,11 +46,13 @@ type FileOutcome struct {
 func (e *Engine) IngestFiles(ctx context.Context, who Caller, paths []string, wait bool, progress func([]Document)) (*FilesResult, error) {
 	var results []PathResult
 	var waited []Document
+	var ignored watch.Ignored
 	var err error
+	started := store.FormatTime(e.now())
 	if wait {
-		results, waited, err = e.IngestPathsAndWait(ctx, who, paths, progress)
+		results, waited, ignored, err = e.ingestPathsAndWait(ctx, who, paths, progress)
 	} else {
-		results, err = e.IngestPaths(ctx, who, paths)
+		results, ignored, err = e.addPaths(ctx, who, paths, map[string]any{"source": who.Via()})
 		if err == nil { // the rows as registration left them: a duplicate is already analyzed
 			waited, err = e.documentRows(ctx, results)
 		}
@@ -66,7 +71,13 @@ func (e *Engine) IngestFiles(ctx context.Context, who Caller, paths []string, wa
 			return nil, se
 		}
 	}
-	return mergeOutcomes(results, waited), nil
+	out := mergeOutcomes(results, waited)
+	docs := make(map[string]Document, len(waited))
+	for _, d := range waited {
+		docs[d.DocumentID] = d
+	}
+	out.Summary = summarize(results, docs, ignored, started)
+	return out, nil
 }
 
 // documentRows reads the (annotated) rows of the documents results name.
@@ -130,7 +141,7 @@ const MaxUpload = 100 << 20
 // uploads of one name with different contents do not overwrite each other. The file is
 // written atomically: a failed or interrupted upload leaves no partial file to be ingested
 // by a later reconcile.
-func (e *Engine) StoreUpload(ctx context.Context, who Caller, name string, data []byte) ([]PathResult, error) {
+func (e *Engine) StoreUpload(ctx context.Context, who Caller, name string, data []byte) (*Import, error) {
 	if len(data) > MaxUpload {
 		return nil, errs.New(errs.FileTooLarge, "%s is larger than %d MB", name, MaxUpload>>20).WithHint("watch its folder instead, or use `strata ingest PATH`")
 	}
@@ -150,7 +161,7 @@ func (e *Engine) StoreUpload(ctx context.Context, who Caller, name string, data 
 		}
 		return nil, errs.Wrap(errs.Internal, err, "cannot store the upload")
 	}
-	return e.IngestPaths(ctx, who, []string{path})
+	return e.Import(ctx, who, []string{path})
 }
 
 // DocumentView is a document with its chunks, jobs, the observations made from it and the

@@ -63,10 +63,14 @@ func TestIngestFilesMergesAndCountsFailures(t *testing.T) {
 func TestStoreUpload(t *testing.T) {
 	e := open(t, hermetic)
 	ctx := context.Background()
-	res, err := e.StoreUpload(ctx, local, `..\notes/../../report.md`, []byte("# Report\n\nThe heron count rose in May."))
+	imp, err := e.StoreUpload(ctx, local, `..\notes/../../report.md`, []byte("# Report\n\nThe heron count rose in May."))
 	if err != nil {
 		t.Fatal(err)
 	}
+	if imp.Summary.Files != 1 || imp.Summary.Added+imp.Summary.Pending != 1 {
+		t.Fatalf("upload summary: %+v", imp.Summary)
+	}
+	res := imp.Results
 	if len(res) != 1 || res[0].Error != nil || res[0].Result == nil {
 		t.Fatalf("upload: %+v", res)
 	}

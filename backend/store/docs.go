@@ -266,7 +266,7 @@ func DeleteChunks(ctx context.Context, q Q, documentID string) error {
 type DocumentFilter struct {
 	Status     string
 	PathPrefix string
-	DocType    string // "other" matches documents without a type
+	DocType    string // TypePending: not analysed yet; TypeOther: analysed (or failed) without a type
 	// Recent orders by updated_at, newest first (ties by ID) instead of by path: what changed
 	// last, e.g. the newest failures a notice names.
 	Recent bool
@@ -287,8 +287,10 @@ func ListDocuments(ctx context.Context, q Q, f DocumentFilter) ([]Document, int,
 	}
 	switch f.DocType {
 	case "":
-	case "other":
-		where += " AND doc_type = ''"
+	case TypePending:
+		where += " AND doc_type = '' AND status = 'registered'"
+	case TypeOther:
+		where += " AND doc_type = '' AND status != 'registered'"
 	default:
 		where += " AND doc_type = ?"
 		args = append(args, f.DocType)

@@ -290,3 +290,35 @@ func WatchRoots(ctx context.Context, q Q) ([]string, error) {
 	}
 	return out, rows.Err()
 }
+
+// SetRootScan records that the watched folder path is being registered until until (a lease
+// its registering process renews), or, with until "", that it no longer is.
+func SetRootScan(ctx context.Context, q Q, path, until string) error {
+	var v any
+	if until != "" {
+		v = until
+	}
+	if _, err := q.ExecContext(ctx, `UPDATE watch_roots SET scanning_until = ? WHERE path = ?`, v, path); err != nil {
+		return fmt.Errorf("mark watch root scan: %w", err)
+	}
+	return nil
+}
+
+// ScanningRoots lists the watched folders whose registration lease runs past now: another call
+// (in this process or another) is registering their files.
+func ScanningRoots(ctx context.Context, q Q, now string) (map[string]bool, error) {
+	rows, err := q.QueryContext(ctx, `SELECT path FROM watch_roots WHERE scanning_until > ?`, now)
+	if err != nil {
+		return nil, fmt.Errorf("watch roots being scanned: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, fmt.Errorf("watch roots being scanned: %w", err)
+		}
+		out[p] = true
+	}
+	return out, rows.Err()
+}

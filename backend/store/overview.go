@@ -13,6 +13,12 @@ type Overview struct {
 	ByDay    []DayCount     `json:"by_day"` // oldest first, at most the last 60 days with documents
 }
 
+// The type names of documents without a type: not analysed yet, or analysed without one.
+const (
+	TypePending = "pending"
+	TypeOther   = "other"
+)
+
 // DayCount is the number of documents created on one day (YYYY-MM-DD).
 type DayCount struct {
 	Day   string `json:"day"`
@@ -38,7 +44,10 @@ func DocumentOverview(ctx context.Context, q Q) (*Overview, error) {
 		}
 		return rows.Err()
 	}
-	if err := count(`SELECT CASE WHEN doc_type = '' THEN 'other' ELSE doc_type END, count(*) FROM documents WHERE status != 'removed' GROUP BY 1`,
+	// A document is typed by its analysis: until then it is "pending", not "other" (a type the
+	// analysis could not name). TypePending and TypeOther are what DocumentFilter.DocType takes.
+	if err := count(`SELECT CASE WHEN doc_type != '' THEN doc_type WHEN status = 'registered' THEN '`+TypePending+`' ELSE '`+TypeOther+`' END, count(*)
+		FROM documents WHERE status != 'removed' GROUP BY 1`,
 		func(k string, n int) { o.ByType[k] = n }); err != nil {
 		return nil, err
 	}

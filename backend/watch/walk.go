@@ -47,16 +47,42 @@ func (e *SkipError) Error() string {
 // fn returning fs.SkipAll stops the walk without error; any other error from fn, or ctx being
 // done, stops it and is returned wrapped.
 func Walk(ctx context.Context, root string, ig *Ignorer, fn func(path string, info fs.FileInfo) error) error {
+	return walkWith(ctx, root, ig, fn, nil)
+}
+
+// Ignored is what a walk left out by the ignore rules: files, and folders (whose contents are
+// not looked at, so not counted).
+type Ignored struct {
+	Files   int `json:"files"`
+	Folders int `json:"folders"`
+}
+
+// WalkCounting is Walk that also counts what the ignore rules left out, so an import can say
+// how many files it skipped on purpose.
+func WalkCounting(ctx context.Context, root string, ig *Ignorer, fn func(path string, info fs.FileInfo) error) (Ignored, error) {
+	var n Ignored
+	err := walkWith(ctx, root, ig, fn, func(_ string, dir bool) {
+		if dir {
+			n.Folders++
+		} else {
+			n.Files++
+		}
+	})
+	return n, err
+}
+
+func walkWith(ctx context.Context, root string, ig *Ignorer, fn func(path string, info fs.FileInfo) error, ignored func(path string, dir bool)) error {
 	root = absClean(root)
 	if ig == nil {
 		ig = NewIgnorer()
 	}
 	var skipped []Skip
 	wk := &walker{
-		ctx:    ctx,
-		ig:     ig,
-		onFile: fn,
-		onSkip: func(p string, err error) { skipped = append(skipped, Skip{Path: p, Err: err}) },
+		ctx:       ctx,
+		ig:        ig,
+		onFile:    fn,
+		onSkip:    func(p string, err error) { skipped = append(skipped, Skip{Path: p, Err: err}) },
+		onIgnored: ignored,
 	}
 	if err := wk.walk(root, root); err != nil {
 		if errors.Is(err, fs.SkipAll) {
@@ -100,6 +126,8 @@ type walker struct {
 	onDir  func(dir string, key fileKey) error
 	onFile func(path string, info fs.FileInfo) error
 	onSkip func(path string, err error)
+	// onIgnored hears each file and folder the ignore rules leave out (WalkCounting).
+	onIgnored func(path string, dir bool)
 
 	realRoot string
 	visited  map[fileKey]bool
@@ -125,6 +153,12 @@ func (wk *walker) walk(root, dir string) error {
 func (wk *walker) skip(p string, err error) {
 	if wk.onSkip != nil {
 		wk.onSkip(p, err)
+	}
+}
+
+func (wk *walker) ignored(p string, dir bool) {
+	if wk.onIgnored != nil {
+		wk.onIgnored(p, dir)
 	}
 }
 
@@ -189,6 +223,7 @@ func (wk *walker) dir(dir string, key fileKey, top bool) error {
 		switch {
 		case info.IsDir():
 			if wk.ig.Ignored(p, true) {
+				wk.ignored(p, true)
 				continue
 			}
 			sub := keyOf(p, info)
@@ -210,6 +245,7 @@ func (wk *walker) dir(dir string, key fileKey, top bool) error {
 			}
 		case info.Mode().IsRegular():
 			if wk.ig.Ignored(p, false) {
+				wk.ignored(p, false)
 				continue
 			}
 			if wk.onFile != nil {
