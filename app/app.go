@@ -25,11 +25,11 @@ import (
 type Engine interface {
 	Status(ctx context.Context) (*engine.Status, error)
 	Overview(ctx context.Context) (*engine.Overview, error)
-	IngestPaths(ctx context.Context, who engine.Caller, paths []string) ([]engine.PathResult, error)
+	Import(ctx context.Context, who engine.Caller, paths []string) (*engine.Import, error)
 	Ingest(ctx context.Context, who engine.Caller, kind string, data json.RawMessage) (*engine.IngestResult, error)
 	QueryDocuments(ctx context.Context, q engine.DocumentQuery) (*engine.DocumentPage, error)
 	DocumentView(ctx context.Context, id string) (*engine.DocumentView, error)
-	StoreUpload(ctx context.Context, who engine.Caller, name string, data []byte) ([]engine.PathResult, error)
+	StoreUpload(ctx context.Context, who engine.Caller, name string, data []byte) (*engine.Import, error)
 	Retry(ctx context.Context, who engine.Caller, id string) (*engine.IngestResult, error)
 	Search(ctx context.Context, r engine.SearchRequest) (*engine.SearchResponse, error)
 	GetEntity(ctx context.Context, id, at string) (*engine.Snapshot, error)
@@ -44,7 +44,7 @@ type Engine interface {
 	Ask(ctx context.Context, r engine.AskRequest) (*engine.AskResponse, error)
 	Lint(ctx context.Context, r engine.LintRequest) (*engine.LintReport, error)
 	WatchRoots(ctx context.Context) ([]string, error)
-	AddWatchRoot(ctx context.Context, who engine.Caller, dir string) ([]engine.PathResult, error)
+	AddWatchRoot(ctx context.Context, who engine.Caller, dir string) (*engine.Import, error)
 	RemoveWatchRoot(ctx context.Context, dir string) (bool, error)
 	DataDir() string
 }
@@ -111,9 +111,9 @@ func New(e Engine, opts Options) *Host {
 func (h *Host) Bindings() []interface{} { return []interface{}{h.App} }
 
 // Enums are the Go enumerations the UI's types come from (Wails EnumBind, in the window and
-// in the bindings generator alike): document statuses and phase states.
+// in the bindings generator alike): document statuses, phase states and progress rate states.
 func Enums() []interface{} {
-	return []interface{}{engine.DocumentStatusEnum, engine.DocumentPhaseEnum}
+	return []interface{}{engine.DocumentStatusEnum, engine.DocumentPhaseEnum, engine.RateStateEnum}
 }
 
 // SetMCP records the MCP endpoint once its server listens (the App is built before it).
@@ -185,9 +185,10 @@ func (a *App) Status() (*engine.Status, error) { return a.eng.Status(a.c()) }
 // Overview counts documents by type, status and day for the library's chart.
 func (a *App) Overview() (*engine.Overview, error) { return a.eng.Overview(a.c()) }
 
-// IngestPaths ingests files and folders (dropped on the window or picked in a dialog).
-func (a *App) IngestPaths(paths []string) ([]engine.PathResult, error) {
-	return a.eng.IngestPaths(a.c(), user, paths)
+// IngestPaths ingests files and folders (dropped on the window or picked in a dialog): each
+// file's result and the import's summary, which Status.Imports then follows.
+func (a *App) IngestPaths(paths []string) (*engine.Import, error) {
+	return a.eng.Import(a.c(), user, paths)
 }
 
 // IngestText stores a note.
@@ -201,7 +202,7 @@ const maxUpload = engine.MaxUpload
 
 // Upload stores a file sent by a browser in the data folder's uploads/ and ingests it there
 // (engine.StoreUpload: atomically, under a name that cannot leave the folder).
-func (a *App) Upload(name, contentBase64 string) ([]engine.PathResult, error) {
+func (a *App) Upload(name, contentBase64 string) (*engine.Import, error) {
 	if base64.StdEncoding.DecodedLen(len(contentBase64)) > maxUpload+3 {
 		return nil, errs.New(errs.FileTooLarge, "%s is larger than %d MB", name, engine.MaxUpload>>20).WithHint("watch its folder instead, or use `strata ingest PATH`")
 	}
@@ -319,7 +320,7 @@ func (a *App) Lint(r engine.LintRequest) (*engine.LintReport, error) {
 func (a *App) WatchedFolders() ([]string, error) { return a.eng.WatchRoots(a.c()) }
 
 // AddWatchedFolder starts watching a folder.
-func (a *App) AddWatchedFolder(dir string) ([]engine.PathResult, error) {
+func (a *App) AddWatchedFolder(dir string) (*engine.Import, error) {
 	return a.eng.AddWatchRoot(a.c(), user, dir)
 }
 
@@ -428,15 +429,15 @@ func errNoDesktop(what string) error {
 }
 
 // PickFiles opens the native file dialog and ingests what is chosen.
-func (a *App) PickFiles() ([]engine.PathResult, error) {
+func (a *App) PickFiles() (*engine.Import, error) {
 	if a.opts.Platform == nil {
 		return nil, errNoDesktop("choosing files")
 	}
 	paths, err := a.opts.Platform.PickFiles(a.c())
 	if err != nil || len(paths) == 0 {
-		return []engine.PathResult{}, err
+		return nil, err
 	}
-	return a.eng.IngestPaths(a.c(), user, paths)
+	return a.eng.Import(a.c(), user, paths)
 }
 
 // PickFolder opens the native folder dialog and returns the chosen folder ("" if cancelled).

@@ -10,26 +10,50 @@ import { api, fileToBase64 } from './api';
 import { codes } from './codes.svelte';
 import { toApiError } from './errors';
 import { baseName } from './format';
-import { hasFailure, isPending, itemFromDocument, itemFromResult, summarize, summaryText, type IngestItem } from './ingest';
+import { isPending, itemFromDocument, itemFromResult, type IngestItem } from './ingest';
+import { addSummaries, failureReasons } from './progress';
 import { href } from './route';
 import { toasts } from './toast.svelte';
-import type { PathResult } from './types';
+import type { Import, ImportSummary, Status } from './types';
 
 let seq = 0;
 
 /** How many of the newest items are followed: the ones the list shows. */
 const followMax = 12;
 
+/**
+ * One import as the Recently added box shows it: the engine's counts (one summary per call; a
+ * batch of uploads has one per file), followed through Status.imports until every file is read.
+ */
+export interface FollowedImport {
+  key: string;
+  /** "Folder", "Files", "Dropped", "Upload". */
+  what: string;
+  summaries: ImportSummary[];
+  summary: ImportSummary;
+  /** The toast that announced it, replaced by the final one. */
+  toast?: number;
+}
+
+/** Where "see them" leads: the Library filtered to failed documents of the import's folder. */
+export function failuresHref(s: Pick<ImportSummary, 'folder'>): string {
+  return href.library({ status: 'failed', ...(s.folder ? { path: s.folder } : {}) });
+}
+
 class Activity {
   items = $state<IngestItem[]>([]);
+  /** The newest imports (newest first), each with its summary. */
+  imports = $state<FollowedImport[]>([]);
   /** Uploads in flight or waiting. */
   busy = $state(0);
   /** Documents (by ID, and by path for a file refused before it had one) whose failure a
    * toast already announced: the failure notice skips them. */
   readonly announced = new Set<string>();
 
-  /** The toast that announced an item's batch, replaced when the item turns out to fail. */
-  private toastOf = new Map<string, number>();
+  /** The import an item came in with (its toast is replaced when the item turns out to fail),
+   * and how many of each import's failures an item's own toast announced. */
+  private importOf = new Map<string, string>();
+  private failuresAnnounced = new Map<string, number>();
   private following = false;
 
   private add(items: IngestItem[]) {
@@ -45,35 +69,64 @@ class Activity {
   }
 
   /**
-   * Announces a finished batch: an error toast when anything failed, naming the first. The
-   * items are read as they stand now: a follow() that ran during an upload may already know
-   * that one failed, and the batch must not then be announced as "added".
+   * Announces an import in one line: "Folder: 5,000 files: 4,421 added, 579 identical to files
+   * already here, 12 failed", an error toast with a link to the failures when any failed. While
+   * files are still being read it says so, and the final line replaces it (followImports).
    */
-  private announce(what: string, batch: IngestItem[]) {
-    const list = batch.map((b) => this.items.find((i) => i.key === b.key) ?? b);
-    const s = summarize(list);
-    const text = `${what}: ${summaryText(s)}`;
-    let id: number;
-    if (hasFailure(s)) {
-      const first = list.find((i) => i.state === 'failed' || i.state === 'unsupported');
-      id = toasts.push({ kind: 'error', title: text, body: first ? `${first.name}: ${first.message}` : undefined, hint: first?.hint });
-      for (const i of list) {
-        if (i.state !== 'failed' && i.state !== 'unsupported') continue;
-        if (i.documentId) this.announced.add(i.documentId);
-        if (i.path) this.announced.add(i.path);
-      }
+  private announce(fi: FollowedImport) {
+    const s = fi.summary;
+    const text = `${fi.what}: ${s.line}`;
+    if (fi.toast !== undefined) toasts.dismiss(fi.toast);
+    if (s.failed > 0) {
+      fi.toast = toasts.push({ kind: 'error', title: text, body: failureReasons(s), link: { href: failuresHref(s), label: 'See them' } });
     } else {
-      id = toasts.success(text, list.some((i) => i.state === 'queued') ? 'being analysed — failures will show here' : undefined);
+      fi.toast = toasts.success(text, s.finished ? undefined : 'being analysed — failures will show here');
     }
-    for (const i of list) this.toastOf.set(i.key, id);
   }
 
-  /** Records results from IngestPaths / PickFiles / AddWatchedFolder / a desktop drop. */
-  results(results: PathResult[] | null | undefined, what = 'Files') {
-    const list = (results ?? []).map((r) => itemFromResult(r, `r${++seq}`, codes.table));
+  /** Follows an import (or a batch of them: uploads) of the items with keys, and announces it. */
+  private track(what: string, list: ImportSummary[], keys: string[]) {
     if (list.length === 0) return;
+    const fi: FollowedImport = { key: `i${++seq}`, what, summaries: list, summary: addSummaries(list) };
+    for (const k of keys) this.importOf.set(k, fi.key);
+    this.announce(fi);
+    this.imports = [fi, ...this.imports].slice(0, 5);
+  }
+
+  /**
+   * Updates the followed imports from Status.imports; an import whose files are all read now
+   * is announced again with its final line (replacing the first toast).
+   */
+  followImports(status: Status | null | undefined) {
+    const byID = new Map((status?.imports ?? []).map((s) => [s.id, s]));
+    let changed = false;
+    const next = this.imports.map((fi) => {
+      if (fi.summary.finished) return fi;
+      const summaries = fi.summaries.map((s) => byID.get(s.id) ?? s);
+      if (summaries.every((s, i) => s === fi.summaries[i])) return fi;
+      changed = true;
+      const upd: FollowedImport = { ...fi, summaries, summary: addSummaries(summaries) };
+      // The final line gets a toast of its own when the first one could not tell it: a large
+      // import, or failures no file's own toast announced. A few files that were read say so
+      // in the Recently added box.
+      const unannounced = upd.summary.failed - (this.failuresAnnounced.get(fi.key) ?? 0);
+      if (upd.summary.finished && (upd.summary.files > followMax || unannounced > 0)) this.announce(upd);
+      return upd;
+    });
+    if (changed) this.imports = next;
+  }
+
+  /** Records an import from IngestPaths / PickFiles / AddWatchedFolder / a desktop drop. */
+  results(imp: Import | null | undefined, what = 'Files') {
+    if (!imp) return;
+    // The list shows the newest 200 files; the summary counts them all.
+    const list = (imp.results ?? []).slice(0, 200).map((r) => itemFromResult(r, `r${++seq}`, codes.table));
     this.add(list);
-    this.announce(what, list);
+    this.track(
+      what,
+      [imp.summary],
+      list.map((i) => i.key),
+    );
   }
 
   /**
@@ -121,8 +174,11 @@ class Activity {
     this.update(item.key, next);
     if ((next.state === 'failed' || next.state === 'unsupported') && next.documentId && !this.announced.has(next.documentId)) {
       this.announced.add(next.documentId);
-      const old = this.toastOf.get(item.key);
-      if (old !== undefined) toasts.dismiss(old);
+      const fi = this.imports.find((i) => i.key === this.importOf.get(item.key));
+      if (fi) {
+        if (fi.toast !== undefined) toasts.dismiss(fi.toast);
+        this.failuresAnnounced.set(fi.key, (this.failuresAnnounced.get(fi.key) ?? 0) + 1);
+      }
       toasts.push({ kind: 'error', title: `${item.name}: ${next.state === 'unsupported' ? 'not supported' : 'failed'}`, body: next.message.replace(/^(failed|not supported) — /, ''), hint: next.hint, link: { href: href.document(next.documentId), label: 'Open the document' } });
     }
   }
@@ -133,7 +189,7 @@ class Activity {
     const entries = files.map((f) => ({ file: f, key: `u${++seq}` }));
     this.add(entries.map(({ file, key }) => ({ key, name: file.name, state: 'waiting' as const, message: 'waiting' })));
     this.busy += entries.length;
-    const done: IngestItem[] = [];
+    const summaries: ImportSummary[] = [];
     let next = 0;
     const worker = async () => {
       while (next < entries.length) {
@@ -141,22 +197,28 @@ class Activity {
         this.update(key, { state: 'uploading', message: 'uploading…' });
         try {
           const b64 = await fileToBase64(file);
-          const res = await api.upload(file.name, b64);
-          const item = res && res[0] ? { ...itemFromResult(res[0], key, codes.table), name: file.name } : { key, name: file.name, state: 'queued' as const, message: 'added — being analysed' };
+          const imp = await api.upload(file.name, b64);
+          const res = imp?.results?.[0];
+          const item = res ? { ...itemFromResult(res, key, codes.table), name: file.name } : { key, name: file.name, state: 'queued' as const, message: 'added — being analysed' };
           this.update(key, item);
-          done.push(item);
+          if (imp) summaries.push(imp.summary);
         } catch (e) {
           const err = toApiError(e);
           const item = { key, name: file.name, state: 'failed' as const, message: `failed — ${err.message}`, hint: err.hint };
           this.update(key, item);
-          done.push(item);
+          // Refused before Strata had it (too large, no connection): counted here, as Go counts a file it could not register.
+          summaries.push({ id: '', files: 1, added: 0, updated: 0, unchanged: 0, moved: 0, duplicates: 0, failed: 1, failed_by: { [err.code]: 1 }, ignored: { files: 0, folders: 0 }, pending: 0, finished: true, line: '', started_at: '' });
         } finally {
           this.busy--;
         }
       }
     };
     await Promise.all([worker(), worker(), worker()]);
-    this.announce('Upload', done);
+    this.track(
+      'Upload',
+      summaries,
+      entries.map((e) => e.key),
+    );
     void this.follow();
   }
 }

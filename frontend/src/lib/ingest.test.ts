@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPending, itemFromDocument, itemFromResult, summarize, summaryText } from './ingest';
+import { isPending, itemFromDocument, itemFromResult } from './ingest';
 import type { Document, IngestResult, PathResult } from './types';
 
 const doc = (patch: Partial<Document>): Document => ({
@@ -77,16 +77,5 @@ describe('itemFromResult', () => {
   });
   it('a finished file', () => {
     expect(itemFromResult({ path: 'x.md', result: result({ created: true }) }).state).toBe('added');
-  });
-});
-
-describe('summaries', () => {
-  it('counts and words', () => {
-    const s = summarize([{ state: 'added' }, { state: 'queued' }, { state: 'failed' }, { state: 'unchanged' }, { state: 'uploading' }]);
-    expect(s).toEqual({ total: 5, added: 2, unchanged: 1, failed: 1, unsupported: 0, empty: 0, duplicate: 0 });
-    expect(summaryText(s)).toBe('2 added, 1 already there, 1 failed');
-    const t = summarize([{ state: 'added' }, { state: 'duplicate' }, { state: 'empty' }, { state: 'unsupported' }]);
-    expect(summaryText(t)).toBe('1 added, 1 duplicate (not read again), 1 empty, 1 not supported');
-    expect(summaryText(summarize([]))).toBe('nothing to add');
   });
 });

@@ -70,39 +70,3 @@ export function itemFromResult(r: PathResult, key = r.path, table: RetryTable = 
 export function isPending(i: Pick<IngestItem, 'state' | 'documentId' | 'duplicateOf'>): boolean {
   return !!i.documentId && (i.state === 'queued' || (i.state === 'duplicate' && !!i.duplicateOf));
 }
-
-export interface ResultSummary {
-  total: number;
-  added: number;
-  unchanged: number;
-  failed: number;
-  unsupported: number;
-  empty: number;
-  duplicate: number;
-}
-
-/** Counts results for a toast ("3 added, 1 failed"). */
-export function summarize(items: Pick<IngestItem, 'state'>[]): ResultSummary {
-  const s = { total: items.length, added: 0, unchanged: 0, failed: 0, unsupported: 0, empty: 0, duplicate: 0 };
-  for (const i of items) {
-    if (i.state === 'added' || i.state === 'queued') s.added++;
-    else if (i.state in s) s[i.state as keyof ResultSummary]++;
-  }
-  return s;
-}
-
-export function summaryText(s: ResultSummary): string {
-  const parts: string[] = [];
-  if (s.added) parts.push(`${s.added} added`);
-  if (s.duplicate) parts.push(`${s.duplicate} duplicate${s.duplicate === 1 ? '' : 's'} (not read again)`);
-  if (s.empty) parts.push(`${s.empty} empty`);
-  if (s.unchanged) parts.push(`${s.unchanged} already there`);
-  if (s.unsupported) parts.push(`${s.unsupported} not supported`);
-  if (s.failed) parts.push(`${s.failed} failed`);
-  return parts.join(', ') || 'nothing to add';
-}
-
-/** Whether a summary holds a failure (the toast is then an error). */
-export function hasFailure(s: ResultSummary): boolean {
-  return s.failed + s.unsupported > 0;
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { docError, docProgress, isBusy, phaseChips, queueState } from './phases';
+import { docError, docProgress, isBusy, phaseChips } from './phases';
 
 const doc = (status: string, r: string, a: string, s: string, last_error?: unknown) => ({
   status,
@@ -70,18 +70,3 @@ describe('isBusy and docProgress', () => {
   });
 });
 
-describe('queueState', () => {
-  it('measures progress against the biggest backlog since the queue was empty', () => {
-    let q = queueState({ queued: 8, running: 2, done: 100 });
-    expect(q).toMatchObject({ pending: 10, peak: 10, progress: 0 });
-    q = queueState({ queued: 3, running: 2, done: 105 }, q.peak);
-    expect(q).toMatchObject({ pending: 5, peak: 10, progress: 0.5 });
-    q = queueState({ queued: 20, running: 2 }, q.peak); // more work arrived
-    expect(q).toMatchObject({ pending: 22, peak: 22, progress: 0 });
-    q = queueState({ done: 130 }, q.peak);
-    expect(q).toMatchObject({ pending: 0, peak: 0, progress: 1 });
-  });
-  it('handles missing counts', () => {
-    expect(queueState(null)).toMatchObject({ queued: 0, running: 0, failed: 0, pending: 0, progress: 1 });
-  });
-});

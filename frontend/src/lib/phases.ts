@@ -124,28 +124,3 @@ export function docProgress(d: PhaseFields): number {
 export function docError(d: { last_error?: unknown }): ErrorBody | null {
   return storedError(d.last_error);
 }
-
-export interface QueueState {
-  queued: number;
-  running: number;
-  failed: number;
-  pending: number; // queued + running
-  /** The most pending jobs seen since the queue was last empty: the bar's 100 %. */
-  peak: number;
-  /** 0–1 of the current batch finished. */
-  progress: number;
-}
-
-/**
- * The overall queue bar from Status.jobs (counts by state). Job counts include all history, so
- * progress is measured against the largest backlog seen since the queue was last empty.
- */
-export function queueState(jobs: Record<string, number> | null | undefined, prevPeak = 0): QueueState {
-  const j = jobs ?? {};
-  const queued = j.queued ?? 0;
-  const running = j.running ?? 0;
-  const pending = queued + running;
-  const peak = pending === 0 ? 0 : Math.max(prevPeak, pending);
-  const progress = peak === 0 ? 1 : (peak - pending) / peak;
-  return { queued, running, failed: j.failed ?? 0, pending, peak, progress };
-}

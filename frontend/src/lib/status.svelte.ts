@@ -2,13 +2,11 @@
 // second in a browser while the tab is visible.
 
 import { api, isDesktop, on } from './api';
-import { queueState, type QueueState } from './phases';
 import type { Status } from './types';
 
 class StatusStore {
   current = $state<Status | null>(null);
   error = $state<string>('');
-  queue = $state<QueueState>(queueState({}));
   /** Bumped whenever the status changes: screens reload their lists on it. */
   version = $state(0);
 
@@ -22,7 +20,6 @@ class StatusStore {
     if (key === this.last) return;
     this.last = key;
     this.current = s;
-    this.queue = queueState(s.jobs, this.queue.peak);
     this.error = '';
     this.version++;
   }

@@ -86,6 +86,10 @@ export type IngestResult = ingest.Result;
 
 export type PathResult = Omit<engine.PathResult, 'document'> & { document?: Document };
 
+/** What adding files did: each file's result and the import's counts (engine.Import). */
+export type Import = Omit<engine.Import, 'results'> & { results: PathResult[] };
+export type ImportSummary = engine.ImportSummary;
+
 export type SearchMode = 'hybrid' | 'keyword' | 'semantic';
 
 export type SearchRequest = Omit<engine.SearchRequest, 'mode'> & { mode?: SearchMode };

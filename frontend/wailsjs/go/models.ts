@@ -214,6 +214,29 @@ export namespace engine {
 	    contributors?: string[];
 	    candidates: Candidate[];
 	}
+	export interface Import {
+	    id: string;
+	    results: PathResult[];
+	    summary: ImportSummary;
+	}
+	export interface ImportSummary {
+	    id: string;
+	    folder?: string;
+	    files: number;
+	    added: number;
+	    updated: number;
+	    unchanged: number;
+	    moved: number;
+	    duplicates: number;
+	    failed: number;
+	    failed_by: Record<string, number>;
+	    ignored: watch.Ignored;
+	    pending: number;
+	    finished: boolean;
+	    line: string;
+	    started_at: string;
+	    finished_at?: string;
+	}
 	export interface InputBody {
 	    required: string[];
 	    fields: Record<string, string>;
@@ -264,6 +287,29 @@ export namespace engine {
 	    result?: ingest.Result;
 	    error?: errs.Error;
 	    document?: store.Document;
+	}
+	export interface PhaseProgress {
+	    phase: string;
+	    label: string;
+	    done: number;
+	    total: number;
+	    running: number;
+	    failed: number;
+	    counting?: boolean;
+	    state: RateState;
+	    rate: number;
+	    eta_seconds: number;
+	}
+	export interface Progress {
+	    active: boolean;
+	    phases: PhaseProgress[];
+	}
+	export enum RateState {
+	    Done = "done",
+	    Estimating = "estimating",
+	    Moving = "moving",
+	    Stalled = "stalled",
+	    Waiting = "waiting",
 	}
 	export interface Reembed {
 	    done: number;
@@ -401,6 +447,8 @@ export namespace engine {
 	    embeddings?: EmbeddingStatus;
 	    storage: storage.Status;
 	    enrichments?: EnrichStatus;
+	    progress: Progress;
+	    imports: ImportSummary[];
 	}
 	export interface SuggestionDecision {
 	    suggestion: store.Suggestion;
@@ -724,6 +772,10 @@ export namespace store {
 
 export namespace watch {
 	
+	export interface Ignored {
+	    files: number;
+	    folders: number;
+	}
 	export interface RootStatus {
 	    Root: string;
 	    Mode: string;

@@ -7,7 +7,7 @@ import {store} from '../models';
 
 export function AcceptSuggestion(arg1:string):Promise<engine.SuggestionDecision>;
 
-export function AddWatchedFolder(arg1:string):Promise<Array<engine.PathResult>>;
+export function AddWatchedFolder(arg1:string):Promise<engine.Import>;
 
 export function Ask(arg1:engine.AskRequest):Promise<engine.AskResponse>;
 
@@ -29,7 +29,7 @@ export function Entity(arg1:string,arg2:string):Promise<engine.Snapshot>;
 
 export function ErrorCodes():Promise<Array<app.ErrorCode>>;
 
-export function IngestPaths(arg1:Array<string>):Promise<Array<engine.PathResult>>;
+export function IngestPaths(arg1:Array<string>):Promise<engine.Import>;
 
 export function IngestText(arg1:string,arg2:string):Promise<ingest.Result>;
 
@@ -43,7 +43,7 @@ export function OpenPath(arg1:string):Promise<void>;
 
 export function Overview():Promise<store.Overview>;
 
-export function PickFiles():Promise<Array<engine.PathResult>>;
+export function PickFiles():Promise<engine.Import>;
 
 export function PickFolder():Promise<string>;
 
@@ -65,6 +65,6 @@ export function Status():Promise<engine.Status>;
 
 export function Suggestions(arg1:string):Promise<engine.SuggestionPage>;
 
-export function Upload(arg1:string,arg2:string):Promise<Array<engine.PathResult>>;
+export function Upload(arg1:string,arg2:string):Promise<engine.Import>;
 
 export function WatchedFolders():Promise<Array<string>>;
