@@ -146,8 +146,8 @@ func (e *Engine) addPaths(ctx context.Context, who Caller, paths []string, origi
 // group commit (64 registrations a transaction), so counting costs no extra commit.
 const registerSlice = 64
 
-// register registers files a slice at a time, telling reg how far it is, and wakes the workers
-// after each slice so that analysis starts while a large folder is still being registered.
+// register registers files a slice at a time, telling reg how far it is. The workers find the
+// queued analyses by themselves meanwhile (they poll every 500 ms) and are woken at the end.
 func (e *Engine) register(ctx context.Context, reg *registration, files []string, origin map[string]any) []ingest.Registered {
 	out := make([]ingest.Registered, 0, len(files))
 	for i := 0; i < len(files); i += registerSlice {
@@ -162,9 +162,9 @@ func (e *Engine) register(ctx context.Context, reg *registration, files []string
 		}
 		reg.registered(len(part), failed)
 		out = append(out, rs...)
-		e.runner.Wake()
 	}
 	reg.writing(0)
+	e.runner.Wake()
 	return out
 }
 
