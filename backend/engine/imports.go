@@ -295,6 +295,23 @@ func (t *importsTracker) summaries(ctx context.Context, q store.Q, now time.Time
 					ti.pending = append(ti.pending, d.DocumentID)
 				}
 			}
+			if len(ti.pending) == 0 {
+				// The last file is read: every row once more, since reading a file can make an
+				// earlier-read one a duplicate of it (the older copy is the original; its
+				// analysis settles the pair), and a summary read only as each file finished
+				// counted 16 of 99 copies as identical.
+				all := make([]string, 0, len(ti.docs))
+				for id := range ti.docs {
+					all = append(all, id)
+				}
+				docs, err := store.DocumentsByID(ctx, q, all)
+				if err != nil {
+					return nil, err
+				}
+				for _, d := range docs {
+					ti.docs[d.DocumentID] = d
+				}
+			}
 			id, folder := ti.summary.ID, ti.summary.Folder
 			ti.summary = summarize(ti.results, ti.docs, ti.ignored, ti.summary.StartedAt)
 			ti.summary.ID, ti.summary.Folder = id, folder

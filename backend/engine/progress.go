@@ -120,9 +120,10 @@ type sample struct {
 type progressTracker struct {
 	mu sync.Mutex
 
-	run        bool           // a run is under way
-	base       map[string]int // finished jobs per phase when the run began
-	baseFailed map[string]int // of them failed
+	run         bool           // a run is under way
+	base        map[string]int // finished jobs per phase when the run began
+	baseFailed  map[string]int // of them failed
+	baseSkipped map[string]int // of them skipped
 	seen       map[string]bool
 	// samples and lastMove per phase: the rate's data.
 	samples  map[string][]sample
@@ -143,7 +144,7 @@ func newProgressTracker() *progressTracker {
 
 func (t *progressTracker) reset() {
 	t.run = false
-	t.base, t.baseFailed, t.seen = map[string]int{}, map[string]int{}, map[string]bool{}
+	t.base, t.baseFailed, t.baseSkipped, t.seen = map[string]int{}, map[string]int{}, map[string]int{}, map[string]bool{}
 	t.samples, t.lastMove, t.lastDone = map[string][]sample{}, map[string]time.Time{}, map[string]int{}
 	t.regFound, t.regDone, t.regFailed = 0, 0, 0
 }
@@ -231,7 +232,7 @@ func (t *progressTracker) report(now time.Time, jobs map[string]map[string]int) 
 	if !t.run {
 		t.run = true
 		for p := range jobs {
-			t.base[p], t.baseFailed[p] = finished(p), jobs[p][store.JobFailed]
+			t.base[p], t.baseFailed[p], t.baseSkipped[p] = finished(p), jobs[p][store.JobFailed], jobs[p][store.JobSkipped]
 		}
 	}
 	out := Progress{Active: true, Phases: []PhaseProgress{}}
@@ -254,6 +255,9 @@ func (t *progressTracker) report(now time.Time, jobs map[string]map[string]int) 
 				continue
 			}
 			done := max(0, finished(p)-t.base[p]) // a phase with no rows at the run's start counts from 0
+			if pending(p) == 0 && done > 0 && jobs[p][store.JobSkipped]-t.baseSkipped[p] == done {
+				continue // every job of it was skipped (the local model's phase without a model): nothing was done
+			}
 			ph = PhaseProgress{Done: done, Total: done + pending(p), Running: jobs[p][store.JobRunning],
 				Failed: max(0, jobs[p][store.JobFailed]-t.baseFailed[p])}
 		}

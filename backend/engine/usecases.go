@@ -51,6 +51,11 @@ func (e *Engine) IngestFiles(ctx context.Context, who Caller, paths []string, wa
 	started := store.FormatTime(e.now())
 	if wait {
 		results, waited, ignored, err = e.ingestPathsAndWait(ctx, who, paths, progress)
+		if err == nil {
+			// Every row as it ended: a file read early may have become the duplicate of one
+			// read after it (WaitDocuments stops reading a document once it is settled).
+			waited, err = e.documentRows(ctx, results)
+		}
 	} else {
 		results, ignored, err = e.addPaths(ctx, who, paths, map[string]any{"source": who.Via()})
 		if err == nil { // the rows as registration left them: a duplicate is already analyzed

@@ -47,6 +47,7 @@ describe('phase in words', () => {
   it('never shows 0 % while files are being found or nothing has finished yet', () => {
     expect(phaseView(ph({ phase: 'register', label: 'registering', done: 0, total: 300, counting: true })).fraction).toBeNull();
     expect(phaseView(ph({ phase: 'register', label: 'registering', done: 0, total: 300 })).fraction).toBeNull();
+    expect(phaseView(ph({ phase: 'enrich', label: 'linking', done: 0, total: 300, state: 'waiting' as PhaseProgress['state'] })).fraction).toBe(0);
     expect(phaseView(ph({ phase: 'register', label: 'registering', done: 120, total: 300, counting: true })).counts).toBe('120 / 300 found so far');
   });
   it('tells a waiting phase what it waits for', () => {

@@ -79,7 +79,11 @@ export function phaseView(p: PhaseProgress, waitsFor = ''): PhaseView {
     default:
       pace = 'estimating…';
   }
-  const fraction = p.counting || p.total === 0 || (p.done === 0 && p.state !== 'done') ? null : p.done / p.total;
+  // Nothing finished yet: an indeterminate bar while the phase works, an empty one while it
+  // waits (never a bar that reads "0 %").
+  let fraction: number | null = p.total === 0 ? null : p.done / p.total;
+  if (p.state === 'waiting') fraction = 0;
+  else if (p.counting || (p.done === 0 && p.state !== 'done')) fraction = null;
   return { phase: p.phase, title, counts, fraction, pace, state: p.state, failed: p.failed };
 }
 
