@@ -124,7 +124,7 @@ type progressTracker struct {
 	base        map[string]int // finished jobs per phase when the run began
 	baseFailed  map[string]int // of them failed
 	baseSkipped map[string]int // of them skipped
-	seen       map[string]bool
+	seen        map[string]bool
 	// samples and lastMove per phase: the rate's data.
 	samples  map[string][]sample
 	lastMove map[string]time.Time
