@@ -52,7 +52,7 @@ after(async () => {
 test("the library says it is linking, and is not all caught up until it has", async () => {
   // The same call the desktop window makes for files dropped on it.
   const res = await callAPI("IngestPaths", [files]);
-  assert.ok(res.length >= 1, JSON.stringify(res));
+  assert.ok(res.results.length >= 1, JSON.stringify(res));
   const pending = (st) => (st.jobs.queued ?? 0) + (st.jobs.running ?? 0);
   const deadline = Date.now() + 120000;
   let sawLinking = false;
@@ -63,14 +63,16 @@ test("the library says it is linking, and is not all caught up until it has", as
     await page.waitForTimeout(1100);
     const later = await callAPI("Status");
     if (pending(later) > 0) assert.equal(await byId("nav-caught-up").count(), 0, "'All caught up' while jobs are pending");
-    if ((st.enrichments?.backlog ?? 0) > 0 && (later.enrichments?.backlog ?? 0) > 0 && (await byId("enrich-progress").count()) > 0) {
-      assert.match(await byId("enrich-progress").innerText(), /Linking \d+ documents?…/);
+    const linking = page.locator('[data-testid="phase-row"][data-phase="enrich"]').first();
+    if ((st.enrichments?.backlog ?? 0) > 0 && (later.enrichments?.backlog ?? 0) > 0 && (await linking.count()) > 0) {
+      assert.match(await linking.innerText(), /Linking\s+[\d,]+ \/ [\d,]+/);
       if (!sawLinking) await shot("e0-library-linking");
       sawLinking = true;
     }
   }
   await byId("nav-caught-up").waitFor({ timeout: 15000 });
   assert.equal(await byId("enrich-progress").count(), 0, "no linking line once the backlog is empty");
+  assert.equal(await byId("phase-row").count(), 0, "no phase listed once the work is done");
   await shot("e1-library-enriched");
 });
 
