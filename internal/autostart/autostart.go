@@ -48,6 +48,9 @@ type State struct {
 	Location string `json:"location"`
 	// Command is what it runs, as written there ("" when there is none).
 	Command string `json:"command"`
+	// Current: it runs the entry State was asked about (this program, this data folder), not
+	// an older copy of the program or another data folder.
+	Current bool `json:"current"`
 }
 
 // Manager reads and changes this user's login item.
@@ -71,8 +74,15 @@ func (m *Manager) Enable(e Entry) error {
 // Disable removes the entry; removing one that is not there is not an error.
 func (m *Manager) Disable() error { return disable(m.env) }
 
-// State reads what is installed.
-func (m *Manager) State() (State, error) { return state(m.env) }
+// State reads what is installed, and whether it is want.
+func (m *Manager) State(want Entry) (State, error) {
+	st, err := state(m.env)
+	if err == nil && st.Enabled {
+		cmd, cerr := commandOf(want)
+		st.Current = cerr == nil && cmd == st.Command
+	}
+	return st, err
+}
 
 // errNoHome: neither HOME nor an absolute XDG_CONFIG_HOME says where the user's files are.
 var errNoHome = errors.New("cannot find your home folder (HOME is not set)")

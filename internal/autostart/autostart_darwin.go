@@ -21,6 +21,11 @@ import (
 
 func location(env Env) (string, error) { return launchAgentLocation(env) }
 
+// commandOf is the command State reads back for e: ProgramArguments joined by spaces.
+func commandOf(e Entry) (string, error) {
+	return strings.Join(append([]string{e.Program}, e.Args...), " "), nil
+}
+
 func enable(env Env, e Entry) error {
 	path, err := launchAgentLocation(env)
 	if err != nil {

@@ -15,6 +15,9 @@ import (
 
 func location(Env) (string, error) { return runKeyPath + `\` + runValueName, nil }
 
+// commandOf is the value State reads back for e.
+func commandOf(e Entry) (string, error) { return RunValue(e), nil }
+
 const runSubkey = `Software\Microsoft\Windows\CurrentVersion\Run`
 
 // approvedSubkey is where Task Manager's Startup tab records that the person switched a Run

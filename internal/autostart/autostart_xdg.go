@@ -18,6 +18,9 @@ import (
 
 func location(env Env) (string, error) { return xdgLocation(env) }
 
+// commandOf is the Exec value State reads back for e.
+func commandOf(e Entry) (string, error) { return desktopExec(append([]string{e.Program}, e.Args...)) }
+
 func enable(env Env, e Entry) error {
 	path, err := xdgLocation(env)
 	if err != nil {

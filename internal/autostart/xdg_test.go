@@ -23,10 +23,10 @@ func TestXDGEntryOnAndOff(t *testing.T) {
 	if loc, err := m.Location(); err != nil || loc != want {
 		t.Fatalf("Location = %q, %v; want %q", loc, err, want)
 	}
-	if st, err := m.State(); err != nil || st.Enabled || st.Location != want {
+	e := Entry{Program: "/opt/Strata/strata", Args: []string{"--data", "/home/ann/my notes", "--hidden"}}
+	if st, err := m.State(e); err != nil || st.Enabled || st.Current || st.Location != want {
 		t.Fatalf("before Enable: %+v, %v", st, err)
 	}
-	e := Entry{Program: "/opt/Strata/strata", Args: []string{"--data", "/home/ann/my notes", "--hidden"}}
 	if err := m.Enable(e); err != nil {
 		t.Fatal(err)
 	}
@@ -42,16 +42,16 @@ func TestXDGEntryOnAndOff(t *testing.T) {
 	if fi, _ := os.Stat(want); fi.Mode().Perm() != 0o644 {
 		t.Errorf("mode %v, want 0644", fi.Mode().Perm())
 	}
-	st, err := m.State()
-	if err != nil || !st.Enabled || st.Command != `/opt/Strata/strata --data "/home/ann/my notes" --hidden` {
+	st, err := m.State(e)
+	if err != nil || !st.Enabled || !st.Current || st.Command != `/opt/Strata/strata --data "/home/ann/my notes" --hidden` {
 		t.Fatalf("after Enable: %+v, %v", st, err)
 	}
 	// Enabling again replaces the entry whole.
 	if err := m.Enable(Entry{Program: "/usr/bin/strata", Args: []string{"--hidden"}}); err != nil {
 		t.Fatal(err)
 	}
-	if st, _ := m.State(); st.Command != "/usr/bin/strata --hidden" {
-		t.Fatalf("after a second Enable: %+v", st)
+	if st, _ := m.State(e); st.Command != "/usr/bin/strata --hidden" || !st.Enabled || st.Current {
+		t.Fatalf("after Enable for another program: %+v; want enabled, not current", st)
 	}
 	if names := dirNames(t, filepath.Dir(want)); !slices.Equal(names, []string{"strata.desktop"}) {
 		t.Fatalf("the autostart folder holds %v", names)
@@ -62,7 +62,7 @@ func TestXDGEntryOnAndOff(t *testing.T) {
 	if _, err := os.Stat(want); !os.IsNotExist(err) {
 		t.Fatalf("Disable left the entry: %v", err)
 	}
-	if st, err := m.State(); err != nil || st.Enabled {
+	if st, err := m.State(e); err != nil || st.Enabled || st.Current {
 		t.Fatalf("after Disable: %+v, %v", st, err)
 	}
 	if err := m.Disable(); err != nil {
@@ -98,7 +98,8 @@ func TestXDGLocation(t *testing.T) {
 func TestXDGSwitchedOffElsewhere(t *testing.T) {
 	home := t.TempDir()
 	m := New(Env{Home: home})
-	if err := m.Enable(Entry{Program: "/usr/bin/strata", Args: []string{"--hidden"}}); err != nil {
+	e := Entry{Program: "/usr/bin/strata", Args: []string{"--hidden"}}
+	if err := m.Enable(e); err != nil {
 		t.Fatal(err)
 	}
 	loc, _ := m.Location()
@@ -111,7 +112,7 @@ func TestXDGSwitchedOffElsewhere(t *testing.T) {
 			text = strings.Replace(text, off, "X-GNOME-Autostart-enabled=false\n", 1)
 		}
 		os.WriteFile(loc, []byte(text), 0o644)
-		if st, err := m.State(); err != nil || st.Enabled || st.Command == "" {
+		if st, err := m.State(e); err != nil || st.Enabled || st.Current || st.Command == "" {
 			t.Errorf("%q: %+v, %v; want present but not enabled", off, st, err)
 		}
 	}
