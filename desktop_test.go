@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -112,38 +113,49 @@ func desktopEnv(tmp string, extra ...string) []string {
 
 // window is the desktop app running on its own virtual display, with its output.
 type window struct {
-	t    *testing.T
-	env  []string
-	id   string // the X window titled Strata
-	logs *syncBuffer
+	t       *testing.T
+	env     []string
+	display string
+	id      string // the X window titled Strata
+	logs    *syncBuffer
+	pid     int
+	done    chan struct{} // closed when the process has exited
+	exit    error         // its exit status, once done is closed
 }
 
-// openWindow starts the app on data on a new virtual display and waits until its window is
-// there and rendered; it is stopped (SIGTERM, then killed after 10 s) when the test ends.
-func openWindow(t *testing.T, bin, data string, env []string) *window {
+// openWindow starts the app on data on a new virtual display, with args after --data, and
+// waits until its window is there and rendered; it is stopped (SIGTERM, then killed after
+// 10 s) when the test ends, unless it has exited by then. With --hidden the window is only
+// found, not focused (it is not mapped).
+func openWindow(t *testing.T, bin, data string, env []string, args ...string) *window {
 	t.Helper()
 	display := startXvfb(t)
 	env = append(env, "DISPLAY="+display)
 	ctx, cancel := context.WithCancel(context.Background())
-	app := exec.CommandContext(ctx, bin, "--data", data)
+	app := exec.CommandContext(ctx, bin, append([]string{"--data", data}, args...)...)
 	app.Env = env
-	w := &window{t: t, env: env, logs: &syncBuffer{}}
+	w := &window{t: t, env: env, display: display, logs: &syncBuffer{}, done: make(chan struct{})}
 	app.Stderr, app.Stdout = w.logs, w.logs
 	if err := app.Start(); err != nil {
 		cancel()
 		t.Fatal(err)
 	}
+	w.pid = app.Process.Pid
+	go func() { w.exit = app.Wait(); close(w.done) }()
 	t.Cleanup(func() {
 		defer cancel()
+		select {
+		case <-w.done:
+			return
+		default:
+		}
 		// SIGTERM closes the window cleanly; a window that hangs is killed after 10 s.
 		app.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { app.Wait(); close(done) }()
 		select {
-		case <-done:
+		case <-w.done:
 		case <-time.After(10 * time.Second):
 			app.Process.Kill()
-			<-done
+			<-w.done
 			t.Error("the desktop app did not stop on SIGTERM within 10 s")
 		}
 	})
@@ -158,6 +170,9 @@ func openWindow(t *testing.T, bin, data string, env []string) *window {
 		}
 	}
 	time.Sleep(3 * time.Second) // let the page render
+	if slices.Contains(args, "--hidden") {
+		return w
+	}
 	// Xvfb has no window manager: focus the window and send real (XTEST) input to it; GTK
 	// ignores synthetic events sent with --window.
 	w.x("windowfocus", "--sync", w.id)
