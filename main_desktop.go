@@ -68,6 +68,7 @@ func runDesktop(ctx context.Context, opts host.Options) error {
 			}
 		}
 		plat.setRuntime(rt)
+		rt.App.SetHidden(opts.Hidden)
 		// Ctrl-C in the terminal quits as the menu's Quit does.
 		done := make(chan struct{})
 		var wg sync.WaitGroup
@@ -221,6 +222,7 @@ func (d *desktop) beforeClose(ctx context.Context) (prevent bool) {
 		return false
 	}
 	wruntime.WindowHide(ctx)
+	rt.App.SetHidden(true)
 	mcp := "not served over HTTP"
 	if rt.HTTP != nil {
 		mcp = rt.HTTP.URL()
@@ -239,9 +241,14 @@ func (d *desktop) beforeClose(ctx context.Context) (prevent bool) {
 // show brings the window back (a second launch asked for it): out of the background or
 // from under other windows.
 func (d *desktop) show() bool {
-	c := d.context()
+	d.mu.Lock()
+	c, rt := d.ctx, d.rt
+	d.mu.Unlock()
 	if c == nil {
 		return false
+	}
+	if rt != nil {
+		rt.App.SetHidden(false)
 	}
 	wruntime.WindowUnminimise(c)
 	wruntime.WindowShow(c)

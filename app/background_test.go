@@ -3,6 +3,7 @@ package app_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/strata-app/strata/app"
 	"github.com/strata-app/strata/backend/engine"
@@ -83,5 +84,31 @@ func TestBackgroundSettings(t *testing.T) {
 	}
 	if on, _ := e.KeepRunning(ctx); on {
 		t.Fatal("a browser changed the setting")
+	}
+}
+
+// TestHiddenWindowGetsNoStatus: while the window is closed to the background the App stops
+// computing status for it (nobody sees it); shown again, it gets the status at once.
+func TestHiddenWindowGetsNoStatus(t *testing.T) {
+	e, err := engine.Open(context.Background(), testenv.EngineConfig(t.TempDir()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	p := &fakePlatform{events: make(chan string, 10)}
+	a := app.New(e, app.Options{Platform: p})
+	a.SetHidden(true)
+	a.Startup(context.Background())
+	defer a.Shutdown(context.Background())
+	select {
+	case ev := <-p.events:
+		t.Fatalf("a hidden window got %q", ev)
+	case <-time.After(1600 * time.Millisecond): // two ticks
+	}
+	a.SetHidden(false)
+	select {
+	case <-p.events:
+	case <-time.After(5 * time.Second):
+		t.Fatal("shown again, the window got no status")
 	}
 }
