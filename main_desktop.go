@@ -68,7 +68,7 @@ func runDesktop(ctx context.Context, opts host.Options) error {
 			}
 		}
 		plat.setRuntime(rt)
-		rt.App.SetHidden(opts.Hidden)
+		rt.App.SetHidden(opts.Hidden && runtime.GOOS != "darwin") // see beforeClose
 		// Ctrl-C in the terminal quits as the menu's Quit does.
 		done := make(chan struct{})
 		var wg sync.WaitGroup
@@ -105,17 +105,22 @@ func windowOptions(rt *host.Runtime, plat *desktop, opts host.Options) *options.
 	a, log := rt.App, rt.Log
 	sum := sha256.Sum256([]byte(rt.Engine.DataDir()))
 	return &options.App{
-		Title:       windowTitle,
-		Width:       1200,
-		Height:      800,
-		MinWidth:    760,
-		MinHeight:   520,
-		StartHidden: opts.Hidden,
+		Title:     windowTitle,
+		Width:     1200,
+		Height:    800,
+		MinWidth:  760,
+		MinHeight: 520,
+		// On macOS a window that never showed is not brought back by the Dock icon; there the app
+		// starts shown and hides itself at once (OnStartup), which the Dock icon undoes.
+		StartHidden: opts.Hidden && runtime.GOOS != "darwin",
 		AssetServer: &assetserver.Options{Assets: opts.UI},
 		Menu:        appMenu(plat),
 		OnStartup: func(wctx context.Context) {
 			plat.set(wctx)
 			a.Startup(wctx)
+			if opts.Hidden && runtime.GOOS == "darwin" {
+				wruntime.Hide(wctx)
+			}
 			// Files and folders dropped from the OS arrive here with their real paths.
 			wruntime.OnFileDrop(wctx, func(_, _ int, paths []string) {
 				res, err := a.IngestPaths(paths)
@@ -221,8 +226,15 @@ func (d *desktop) beforeClose(ctx context.Context) (prevent bool) {
 		rt.Log.Info("window closed: quitting (the setting to keep running in the background is off)")
 		return false
 	}
-	wruntime.WindowHide(ctx)
-	rt.App.SetHidden(true)
+	// Hide, not WindowHide: on macOS it hides the application, which the Dock icon or opening
+	// Strata from Finder brings back by itself (Wails v2 does not handle the "reopen" event a
+	// hidden window would need); elsewhere it hides the window.
+	wruntime.Hide(ctx)
+	if runtime.GOOS != "darwin" {
+		// Only show() brings the window back here, and it resumes the events; on macOS AppKit
+		// unhides without telling us, so the events go on.
+		rt.App.SetHidden(true)
+	}
 	mcp := "not served over HTTP"
 	if rt.HTTP != nil {
 		mcp = rt.HTTP.URL()
@@ -250,6 +262,7 @@ func (d *desktop) show() bool {
 	if rt != nil {
 		rt.App.SetHidden(false)
 	}
+	wruntime.Show(c) // the application, on macOS
 	wruntime.WindowUnminimise(c)
 	wruntime.WindowShow(c)
 	presentWindow(windowTitle)
