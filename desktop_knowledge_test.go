@@ -56,8 +56,9 @@ func TestDesktopAskAndHealthUnderXvfb(t *testing.T) {
 		t.Fatalf("the window did not change after asking (%.3f of pixels)", diff)
 	}
 
-	// The sidebar's Health entry (the sixth row: the nav's rows are 39 px apart from y 84).
-	w.click(80, 240)
+	// The sidebar's Health entry (the fifth row: the nav's rows are 39 px apart from y 109, under
+	// the window's menu bar; navRow in desktop_background_test.go).
+	w.click(80, navRow(4))
 	w.waitLog(regexp.MustCompile(`msg=lint kind=contradiction total=[1-9]`), "the Health screen did not open on the contradictions",
 		filepath.Join(art, "desktop-4-no-health.png"))
 	time.Sleep(800 * time.Millisecond)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -10,6 +11,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -112,38 +115,49 @@ func desktopEnv(tmp string, extra ...string) []string {
 
 // window is the desktop app running on its own virtual display, with its output.
 type window struct {
-	t    *testing.T
-	env  []string
-	id   string // the X window titled Strata
-	logs *syncBuffer
+	t       *testing.T
+	env     []string
+	display string
+	id      string // the X window titled Strata
+	logs    *syncBuffer
+	pid     int
+	done    chan struct{} // closed when the process has exited
+	exit    error         // its exit status, once done is closed
 }
 
-// openWindow starts the app on data on a new virtual display and waits until its window is
-// there and rendered; it is stopped (SIGTERM, then killed after 10 s) when the test ends.
-func openWindow(t *testing.T, bin, data string, env []string) *window {
+// openWindow starts the app on data on a new virtual display, with args after --data, and
+// waits until its window is there and rendered; it is stopped (SIGTERM, then killed after
+// 10 s) when the test ends, unless it has exited by then. With --hidden the window is only
+// found, not focused (it is not mapped).
+func openWindow(t *testing.T, bin, data string, env []string, args ...string) *window {
 	t.Helper()
 	display := startXvfb(t)
 	env = append(env, "DISPLAY="+display)
 	ctx, cancel := context.WithCancel(context.Background())
-	app := exec.CommandContext(ctx, bin, "--data", data)
+	app := exec.CommandContext(ctx, bin, append([]string{"--data", data}, args...)...)
 	app.Env = env
-	w := &window{t: t, env: env, logs: &syncBuffer{}}
+	w := &window{t: t, env: env, display: display, logs: &syncBuffer{}, done: make(chan struct{})}
 	app.Stderr, app.Stdout = w.logs, w.logs
 	if err := app.Start(); err != nil {
 		cancel()
 		t.Fatal(err)
 	}
+	w.pid = app.Process.Pid
+	go func() { w.exit = app.Wait(); close(w.done) }()
 	t.Cleanup(func() {
 		defer cancel()
+		select {
+		case <-w.done:
+			return
+		default:
+		}
 		// SIGTERM closes the window cleanly; a window that hangs is killed after 10 s.
 		app.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { app.Wait(); close(done) }()
 		select {
-		case <-done:
+		case <-w.done:
 		case <-time.After(10 * time.Second):
 			app.Process.Kill()
-			<-done
+			<-w.done
 			t.Error("the desktop app did not stop on SIGTERM within 10 s")
 		}
 	})
@@ -158,6 +172,9 @@ func openWindow(t *testing.T, bin, data string, env []string) *window {
 		}
 	}
 	time.Sleep(3 * time.Second) // let the page render
+	if slices.Contains(args, "--hidden") {
+		return w
+	}
 	// Xvfb has no window manager: focus the window and send real (XTEST) input to it; GTK
 	// ignores synthetic events sent with --window.
 	w.x("windowfocus", "--sync", w.id)
@@ -196,30 +213,50 @@ func (w *window) waitLog(re *regexp.Regexp, why, shot string) {
 	}
 }
 
-// startXvfb starts a virtual display on a free number and stops it at the end of the test.
+// startXvfb starts a virtual display and stops it at the end of the test. Xvfb picks a free
+// display number itself (-displayfd): it skips displays in use and takes over the lock files
+// that a killed server left behind, which a scan of /tmp/.X*-lock cannot tell apart (fifty of
+// them once made every window test fail with "no free display"). It is stopped with SIGTERM, so
+// it removes its own lock and socket.
 func startXvfb(t *testing.T) string {
-	for n := 90; n < 140; n++ {
-		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
-			continue
-		}
-		if _, err := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n)); err == nil {
-			continue
-		}
-		d := fmt.Sprintf(":%d", n)
-		cmd := exec.Command("Xvfb", d, "-screen", "0", "1280x800x24", "-nolisten", "tcp")
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-		for i := 0; i < 50; i++ {
-			if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
-				return d
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-		t.Fatalf("Xvfb %s did not start", d)
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal("no free X display number")
+	defer r.Close()
+	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp")
+	cmd.ExtraFiles = []*os.File{w}
+	err = cmd.Start()
+	w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(5 * time.Second):
+			cmd.Process.Kill()
+			<-exited
+		}
+	})
+	got := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(r).ReadString('\n')
+		got <- strings.TrimSpace(line)
+	}()
+	select {
+	case n := <-got:
+		if _, err := strconv.Atoi(n); err != nil {
+			t.Fatalf("Xvfb did not start (it wrote %q for its display)", n)
+		}
+		return ":" + n
+	case <-time.After(10 * time.Second):
+		t.Fatal("Xvfb did not start within 10 s")
+	}
 	return ""
 }
 

@@ -120,11 +120,13 @@ func TestBrowserHandlerCallsTheSameMethods(t *testing.T) {
 type fakePlatform struct {
 	events chan string
 	opened string
+	quits  int
 }
 
 func (f *fakePlatform) PickFiles(context.Context) ([]string, error) { return nil, nil }
 func (f *fakePlatform) PickFolder(context.Context) (string, error)  { return "/chosen", nil }
 func (f *fakePlatform) OpenPath(_ context.Context, p string) error  { f.opened = p; return nil }
+func (f *fakePlatform) Quit(context.Context)                        { f.quits++ }
 func (f *fakePlatform) Emit(_ context.Context, ev string, _ any) {
 	select {
 	case f.events <- ev:
@@ -155,8 +157,8 @@ func TestDesktopEventsAndPlatform(t *testing.T) {
 	if err := a.OpenPath("/definitely/not/here"); err == nil {
 		t.Fatal("opening a missing file must fail")
 	}
-	a.Shutdown(context.Background()) // returns only once the event loop stopped
-	if st, _ := a.Settings(); !st.Desktop {
+	if st, _ := a.Settings(); st == nil || !st.Desktop {
 		t.Fatal("desktop flag")
 	}
+	a.Shutdown(context.Background()) // returns only once the event loop stopped
 }

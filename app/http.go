@@ -19,8 +19,8 @@ import (
 var Methods = []string{
 	"AcceptSuggestion", "AddWatchedFolder", "Ask", "ClientSnippet", "CreateRelationship", "DismissSuggestion", "Document", "Documents",
 	"EnrichStatus", "Entities", "Entity", "ErrorCodes", "IngestPaths", "IngestText", "InstallClient", "Lint",
-	"Observations", "OpenPath", "Overview", "PickFiles", "PickFolder", "Provenance", "QueryRelationships",
-	"Relationships", "RemoveWatchedFolder", "Retry", "Search", "Settings", "Status", "Suggestions",
+	"Observations", "OpenPath", "Overview", "PickFiles", "PickFolder", "Provenance", "QueryRelationships", "Quit",
+	"Relationships", "RemoveWatchedFolder", "Retry", "Search", "SetAutostart", "SetKeepRunning", "Settings", "Status", "Suggestions",
 	"Upload", "WatchedFolders",
 }
 

@@ -20,6 +20,7 @@ import (
 
 	"github.com/strata-app/strata/backend/engine"
 	"github.com/strata-app/strata/backend/errs"
+	"github.com/strata-app/strata/backend/httpapi"
 	"github.com/strata-app/strata/backend/storage"
 	"github.com/strata-app/strata/host"
 )
@@ -100,6 +101,10 @@ func Main(ctx context.Context, args []string, stdio IO, gui GUIFunc, ui fs.FS) i
 }
 
 func newRoot(g *globals, gui GUIFunc) *cobra.Command {
+	var win struct {
+		hidden bool
+		addr   string
+	}
 	root := &cobra.Command{
 		Use:   "strata",
 		Short: "Strata keeps your documents in one local store, searchable and served to AI tools",
@@ -124,9 +129,14 @@ Run with no command to open the desktop window (in builds that have one).`,
 				return err
 			}
 			opts.UI = g.ui
+			opts.Hidden, opts.Addr = win.hidden, win.addr
 			return gui(cmd.Context(), opts)
 		},
 	}
+	// The window's own flags (the root command's, not inherited): the login item starts it
+	// with --hidden; --mcp-addr is `strata serve`'s, as the window serves the same endpoint.
+	root.Flags().BoolVar(&win.hidden, "hidden", false, "start the window hidden, running in the background (what the login item runs); launching Strata again shows it")
+	root.Flags().StringVar(&win.addr, "mcp-addr", httpapi.DefaultAddr, "loopback address of the window's MCP HTTP endpoint (port 0: any free port)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.PersistentFlags().StringVar(&g.data, "data", "", "data folder (default $STRATA_HOME, else ~/.local/share/strata)")
 	root.PersistentFlags().BoolVar(&g.json, "json", false, "print machine-readable JSON; errors print the error envelope to stderr")

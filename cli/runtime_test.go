@@ -47,7 +47,17 @@ func TestGUIGetsTheCommandLinesOptions(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	if got.Config.DataDir != dir || got.Config.MaxFileBytes != 7<<20 || !got.NoRateLimits || got.UI == nil || got.Config.Logger == nil || got.Getenv == nil {
+	if got.Config.DataDir != dir || got.Config.MaxFileBytes != 7<<20 || !got.NoRateLimits || got.UI == nil || got.Config.Logger == nil || got.Getenv == nil ||
+		got.Hidden || got.Addr != "127.0.0.1:47821" {
 		t.Fatalf("options: %+v", got)
+	}
+	// The login item's launch: hidden, and the endpoint where the command line put it.
+	code = cli.Main(context.Background(), []string{"--data", dir, "--hidden", "--mcp-addr", "127.0.0.1:0"}, cli.IO{In: strings.NewReader(""), Out: &out, Err: &errb, Getenv: env}, gui, ui)
+	if code != 0 || !got.Hidden || got.Addr != "127.0.0.1:0" {
+		t.Fatalf("exit %d, options %+v: %s", code, got, errb.String())
+	}
+	// They are the window's: a command does not take them.
+	if code := cli.Main(context.Background(), []string{"--data", dir, "status", "--hidden"}, cli.IO{In: strings.NewReader(""), Out: &out, Err: &errb, Getenv: env}, gui, ui); code != 2 {
+		t.Fatalf("status --hidden: exit %d", code)
 	}
 }

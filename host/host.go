@@ -48,8 +48,16 @@ type Options struct {
 	// Platform is what only the desktop can do; nil in browser and headless modes.
 	Platform app.Platform
 	// Getenv is the process environment (os.Getenv from the entry point); the App reads it
-	// only to find AI clients' config files. nil is an empty environment.
+	// only to find AI clients' config files and, with a Platform, the user's config folder for
+	// the login item (HOME, XDG_CONFIG_HOME). nil is an empty environment.
 	Getenv func(string) string
+	// Hidden starts the desktop window hidden (`strata --hidden`, what the login item runs);
+	// the runtime serves as always. Only the desktop entry point reads it.
+	Hidden bool
+	// ShowWindow, set by the desktop, shows its window and reports whether there was one: a
+	// second launch on this data folder asks for it over the loopback endpoint
+	// (httpapi.Reach), so it works without D-Bus too.
+	ShowWindow func() bool
 }
 
 // Runtime is what a running entry point may use while its Main runs.
@@ -141,12 +149,21 @@ func Run(ctx context.Context, opts Options, main Main) (err error) {
 	rt := &Runtime{Engine: eng, Log: log,
 		MCP: mcpserver.New(eng, mcpserver.Options{Logger: log, NoLimits: opts.NoRateLimits})}
 	if logs != nil {
-		rt.App = app.New(eng, app.Options{Platform: opts.Platform, Logs: logs, Logger: log, Getenv: opts.Getenv,
-			Client: func(useHTTP bool) (mcpconfig.Server, error) { return ClientServer(eng.DataDir(), useHTTP) }})
+		ao := app.Options{Platform: opts.Platform, Logs: logs, Logger: log, Getenv: opts.Getenv,
+			Client: func(useHTTP bool) (mcpconfig.Server, error) { return ClientServer(eng.DataDir(), useHTTP) }}
+		if opts.Platform != nil {
+			// Only the desktop app is started at login; a browser page has no switch for it.
+			li, err := newLoginItem(eng.DataDir(), opts.Getenv)
+			if err != nil {
+				return err
+			}
+			ao.LoginItem = li
+		}
+		rt.App = app.New(eng, ao)
 		defer rt.App.Shutdown(ctx) // stops the App's status events (Wails calls it too; twice is fine)
 	}
 	if !opts.NoHTTP {
-		hs, lerr := listen(eng, rt, opts.Addr, opts.UI)
+		hs, lerr := listen(eng, rt, opts)
 		switch {
 		case lerr != nil && errs.CodeOf(lerr) == errs.AddressInUse:
 			rt.HTTPErr = lerr
@@ -164,15 +181,23 @@ func Run(ctx context.Context, opts Options, main Main) (err error) {
 	return main(ctx, rt)
 }
 
-// listen starts the loopback server: MCP at /mcp and, with ui, the browser UI at /.
-func listen(eng *engine.Engine, rt *Runtime, addr string, ui fs.FS) (*httpapi.Server, error) {
+// listen starts the loopback server: MCP at /mcp, with a UI the browser UI at /, and with a
+// window the answer to a second launch at /instance.
+func listen(eng *engine.Engine, rt *Runtime, opts Options) (*httpapi.Server, error) {
 	tok, err := httpapi.LoadOrCreateToken(eng.DataDir())
 	if err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "cannot read or create the MCP token")
 	}
-	o := httpapi.Options{Addr: addr, Token: tok, Logger: rt.Log, DataDir: eng.DataDir()}
-	if rt.App != nil && ui != nil {
-		o.UI = rt.App.Handler(ui)
+	o := httpapi.Options{Addr: opts.Addr, Token: tok, Logger: rt.Log, DataDir: eng.DataDir()}
+	if rt.App != nil && opts.UI != nil {
+		o.UI = rt.App.Handler(opts.UI)
+	}
+	if show := opts.ShowWindow; show != nil {
+		o.Instance = func(wantShow bool) httpapi.Instance {
+			shown := wantShow && show()
+			rt.Log.Info("a second launch reached this app", "show", wantShow, "shown", shown)
+			return httpapi.Instance{PID: os.Getpid(), DataDir: eng.DataDir(), Shown: shown}
+		}
 	}
 	hs, err := httpapi.Listen(rt.MCP, o)
 	if err != nil {

@@ -63,6 +63,8 @@ const (
 	DesktopOnly   = "DESKTOP_ONLY"
 	OpenFailed    = "OPEN_FAILED"
 	NoDisplay     = "NO_DISPLAY"
+	// AutostartFailed: the login item could not be written or removed.
+	AutostartFailed = "AUTOSTART_FAILED"
 )
 
 // StatusClientClosedRequest is the status of a call its client cancelled. HTTP has none; 499 is
@@ -132,6 +134,8 @@ var registry = map[string]Code{
 	OpenFailed:    {Status: http.StatusBadGateway, Meaning: "the system's opener (xdg-open, open, explorer) could not open the file", Hint: "set a default application for this kind of file, or open it from your file manager"},
 	DesktopOnly:   {Status: http.StatusBadRequest, Meaning: "the call needs the desktop app (a native dialog or window)", Hint: "in a browser, upload files or type a folder path"},
 	NoDisplay:     {Status: http.StatusServiceUnavailable, Meaning: "no graphical display for the desktop app", Hint: "run `strata serve` and open the printed address in a browser"},
+	AutostartFailed: {Status: http.StatusInternalServerError, Meaning: "the login item (an XDG autostart entry, a LaunchAgent or a Run key value) could not be written or removed",
+		Hint: "check that the folder named in the message is yours and writable, then try again"},
 }
 
 func init() {

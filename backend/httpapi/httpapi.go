@@ -88,6 +88,9 @@ type Options struct {
 	// UI, when set, is served at / for browsers (the same token, carried by a cookie that
 	// /?token=… sets).
 	UI http.Handler
+	// Instance, when set, answers a second launch of the desktop app at POST /instance (see
+	// Reach); nil answers 404, as `strata serve` has no window to show.
+	Instance InstanceFunc
 }
 
 // Server is a running loopback server.
@@ -141,6 +144,9 @@ func Listen(mcpSrv *server.MCPServer, opts Options) (*Server, error) {
 	)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", s.guard(s.mcp, false))
+	if opts.Instance != nil {
+		mux.Handle(instancePath, s.guard(instanceHandler(opts.Instance), false))
+	}
 	if opts.UI != nil {
 		mux.Handle("/", s.guard(opts.UI, true))
 	}

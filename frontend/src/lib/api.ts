@@ -5,6 +5,7 @@
 import { ApiError, toApiError, parseEnvelope } from './errors';
 import type {
   AskRequest,
+  Autostart,
   AskResponse,
   DocumentPage,
   DocumentQuery,
@@ -134,6 +135,9 @@ export const api = {
   settings: () => call<Settings>('Settings'),
   clientSnippet: (client: string, useHTTP: boolean) => call<string>('ClientSnippet', client, useHTTP),
   installClient: (client: string) => call<InstallResult>('InstallClient', client),
+  setKeepRunning: (on: boolean) => call<void>('SetKeepRunning', on),
+  setAutostart: (on: boolean) => call<Autostart>('SetAutostart', on),
+  quit: () => call<void>('Quit'),
   pickFiles: () => call<Import | null>('PickFiles'),
   pickFolder: () => call<string>('PickFolder'),
   openPath: (path: string) => call<void>('OpenPath', path),

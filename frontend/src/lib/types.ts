@@ -111,6 +111,7 @@ export type Entity = store.Entity;
 export type EntityPage = engine.EntityPage;
 
 export type Settings = app.Settings;
+export type Autostart = app.Autostart;
 export type InstallResult = app.InstallResult;
 export type ErrorCode = app.ErrorCode;
 

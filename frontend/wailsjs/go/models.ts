@@ -1,5 +1,11 @@
 export namespace app {
 	
+	export interface Autostart {
+	    enabled: boolean;
+	    current: boolean;
+	    location: string;
+	    command: string;
+	}
 	export interface ErrorCode {
 	    code: string;
 	    retryable: boolean;
@@ -17,6 +23,9 @@ export namespace app {
 	    desktop: boolean;
 	    clients: string[];
 	    log_lines: string[];
+	    keep_running: boolean;
+	    autostart?: Autostart;
+	    autostart_error?: string;
 	}
 
 }

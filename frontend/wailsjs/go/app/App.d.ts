@@ -51,6 +51,8 @@ export function Provenance(arg1:string,arg2:string):Promise<engine.FieldProvenan
 
 export function QueryRelationships(arg1:engine.RelationshipQuery):Promise<engine.RelationshipPage>;
 
+export function Quit():Promise<void>;
+
 export function Relationships(arg1:string):Promise<engine.RelationshipPage>;
 
 export function RemoveWatchedFolder(arg1:string):Promise<boolean>;
@@ -58,6 +60,10 @@ export function RemoveWatchedFolder(arg1:string):Promise<boolean>;
 export function Retry(arg1:string):Promise<ingest.Result>;
 
 export function Search(arg1:engine.SearchRequest):Promise<engine.SearchResponse>;
+
+export function SetAutostart(arg1:boolean):Promise<app.Autostart>;
+
+export function SetKeepRunning(arg1:boolean):Promise<void>;
 
 export function Settings():Promise<app.Settings>;
 

@@ -94,6 +94,10 @@ export function QueryRelationships(arg1) {
   return window['go']['app']['App']['QueryRelationships'](arg1);
 }
 
+export function Quit() {
+  return window['go']['app']['App']['Quit']();
+}
+
 export function Relationships(arg1) {
   return window['go']['app']['App']['Relationships'](arg1);
 }
@@ -108,6 +112,14 @@ export function Retry(arg1) {
 
 export function Search(arg1) {
   return window['go']['app']['App']['Search'](arg1);
+}
+
+export function SetAutostart(arg1) {
+  return window['go']['app']['App']['SetAutostart'](arg1);
+}
+
+export function SetKeepRunning(arg1) {
+  return window['go']['app']['App']['SetKeepRunning'](arg1);
 }
 
 export function Settings() {
