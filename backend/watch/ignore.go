@@ -81,7 +81,8 @@ func (ig *Ignorer) Ignored(p string, isDir bool) bool {
 		if rf == nil || len(rf.rules) == 0 {
 			continue
 		}
-		rel := filepath.ToSlash(strings.TrimPrefix(p[len(dir):], string(filepath.Separator)))
+		rel, _ := paths.Host.Rel(dir, p) // dir is one of p's own ancestors
+		rel = filepath.ToSlash(rel)
 		for _, r := range rf.rules {
 			if r.match(rel, isDir) {
 				ignored = !r.negate
