@@ -111,9 +111,10 @@ deps-package:
 package: check-go deps-package
 	scripts/package-deb.sh -o bin $(if $(VERSION),-v $(VERSION),)
 
-## icons: regenerate build/linux/icons/ (committed) from build/appicon.png with ImageMagick
-icons:
-	scripts/package-deb.sh --icons
+## icons: regenerate build/linux/icons/ (committed) from build/appicon.png (TestIconsAreFresh
+## fails while they are stale)
+icons: check-go
+	$(GO) run ./scripts/icons
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
