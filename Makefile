@@ -45,9 +45,11 @@ run: app
 
 ## test: every test, plus formatting, vet (also of the tagged builds) and a short run of each
 ## fuzz target. The tagged and cross-compiled builds come last: each compiles the program
-## again, and a failure there should not hide the tests' results.
+## again, and a failure there should not hide the tests' results. The timeout is per package:
+## scripts/ builds the .deb twice and installs it (the first time, the desktop program's
+## packages compile with -trimpath: minutes on two busy cores).
 test: check-go deps-test fmt-check vet
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 30m ./...
 	npm --prefix frontend run check
 	npm --prefix frontend test
 	npm --prefix tests/e2e test
@@ -55,8 +57,9 @@ test: check-go deps-test fmt-check vet
 	$(MAKE) --no-print-directory vet-tags
 	$(MAKE) --no-print-directory cross
 
-## deps-test: what tests need besides Go: the desktop build's packages, Xvfb and xdotool (the
-## window test), Chromium (browser tests), and the npm packages of the frontend and test suites
+## deps-test: what tests need besides Go: the desktop build's packages, the packaging tools (the
+## .deb test), Xvfb and xdotool (the window test), Chromium (browser tests), and the npm
+## packages of the frontend and test suites
 deps-test:
 	@scripts/deps.sh test
 	@[ -d tests/mcp-ts/node_modules/@modelcontextprotocol/sdk ] || npm ci --prefix tests/mcp-ts --no-audit --no-fund

@@ -1,5 +1,6 @@
 // Package scripts holds no Go code: its tests check the decisions of deps.sh, the script that
-// `make run` and `make test` call to install missing system packages, and run diskfault.sh.
+// `make run` and `make test` call to install missing system packages, run diskfault.sh, and
+// build, install and remove the .deb that package-deb.sh makes (deb_linux_test.go).
 package scripts
 
 import (
