@@ -119,9 +119,12 @@ func (g *remoteGuard) check(path string) (string, error) {
 
 // judge is the guard's decision on real (the resolved path of path, which messages name)
 // under the rules of one OS, so that Windows' and macOS' decisions are tested on Linux. The
-// refusals compare as the OS does (on macOS ~/.SSH is ~/.ssh, on Windows C:\Strata is
-// c:\strata); a grant that holds only once case is folded is confirmed on disk with same, since
-// a macOS volume may be case-sensitive and then ~/Shared and ~/SHARED are two folders.
+// refusals err on the safe side: the data folder compares as the OS does (on Windows
+// C:\Strata is c:\strata), and a secret's name whatever its case on every OS (on macOS ~/.SSH
+// is ~/.ssh; a Linux folder may sit on a case-insensitive mount) and in the OS's spelling (a
+// trailing dot on Windows, NFD on macOS). A grant that holds only once case is folded is
+// confirmed on disk with same, since a macOS volume may be case-sensitive and then ~/Shared and
+// ~/SHARED are two folders.
 func (g *remoteGuard) judge(rules paths.Rules, real, path string, same func(a, b string) bool) (string, error) {
 	if g.data != "" && rules.Within(real, g.data) {
 		return "", forbidPath(path, "it is inside Strata's data folder")

@@ -51,6 +51,7 @@ func TestRemoteGuardOnEachOS(t *testing.T) {
 		// Linux
 		{os: paths.Linux, data: "/home/ann/.local/share/strata", roots: []string{"/home/ann"}, path: "/home/ann/.local/share/strata/strata.db", want: "data folder"},
 		{os: paths.Linux, roots: []string{"/home/ann/Notes"}, path: "/home/ann/Notes/.ssh/config", want: "secrets"},
+		{os: paths.Linux, roots: []string{"/media/usb"}, path: "/media/usb/.SSH/config", want: "secrets"},                      // a FAT stick ignores case
 		{os: paths.Linux, roots: []string{"/home/ann/Notes"}, path: "/home/ann/notes/a.md", sameOnDisk: true, want: "outside"}, // ext4: another folder; never asked
 		{os: paths.Linux, roots: []string{"/home/ann/Notes"}, path: "/home/ann/Notes2/a.md", want: "outside"},
 		{os: paths.Linux, roots: []string{"/"}, path: "/etc/hostname"},
