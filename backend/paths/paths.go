@@ -171,13 +171,13 @@ func (r Rules) Clean(p string) string {
 	v := winVolumeLen(p)
 	vol, rest := strings.ReplaceAll(p[:v], "/", `\`), strings.ReplaceAll(p[v:], `\`, "/")
 	if rest == "" {
-		if v > 2 || v == 0 { // a UNC share or device alone; "" stays "."
-			if v == 0 {
-				return "."
-			}
-			return vol
+		switch v {
+		case 0:
+			return "."
+		case 2:
+			return vol + "." // C: alone is the current folder on drive C
 		}
-		return vol + "." // C: is the current folder on C:
+		return vol // a share or a device alone
 	}
 	c := path.Clean(rest)
 	if v > 2 && !strings.HasPrefix(c, "/") {
