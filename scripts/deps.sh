@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # deps.sh — install the system packages Strata needs, and only those that are missing.
 #
-#   scripts/deps.sh [--dry-run] app    what the desktop build needs (make run, make app)
-#   scripts/deps.sh [--dry-run] test   that, plus what the tests need (make test)
+#   scripts/deps.sh [--dry-run] app      what the desktop build needs (make run, make app)
+#   scripts/deps.sh [--dry-run] package  the desktop build's C side, plus the Debian packaging
+#                                        tools (make package)
+#   scripts/deps.sh [--dry-run] test     the app's and the package's, plus what the tests need
+#                                        (make test)
 #
 # Each requirement is checked on its own (a command on PATH, a pkg-config module, an installed
 # Debian package) and maps to one Debian package, so a machine that has most things gets asked
@@ -17,7 +20,7 @@
 # with a PATH of stubs (scripts/deps_test.go).
 set -euo pipefail
 
-usage() { echo "usage: $0 [--dry-run] app|test" >&2; exit 2; }
+usage() { echo "usage: $0 [--dry-run] app|package|test" >&2; exit 2; }
 
 dry=${DRY_RUN:-0}
 [ "$dry" = 0 ] || [ "$dry" = 1 ] || { echo "deps: DRY_RUN must be 0 or 1, not '$dry'" >&2; exit 2; }
@@ -25,7 +28,7 @@ target=
 for arg in "$@"; do
 	case $arg in
 	--dry-run) dry=1 ;;
-	app|test) [ -z "$target" ] || usage; target=$arg ;;
+	app|package|test) [ -z "$target" ] || usage; target=$arg ;;
 	*) usage ;;
 	esac
 done
@@ -87,17 +90,33 @@ check_node() {
 	fi
 }
 
-check_app() {
+# check_cgo: the C side of the desktop build (the window links GTK 3 and WebKitGTK 4.1).
+check_cgo() {
 	have gcc || need gcc "a C compiler (gcc, for cgo)"
 	installed libc6-dev || need libc6-dev "the C library headers"
 	have pkg-config || need pkg-config "pkg-config"
 	pcmod gtk+-3.0 || need libgtk-3-dev "GTK 3 headers (pkg-config gtk+-3.0)"
 	pcmod webkit2gtk-4.1 || need libwebkit2gtk-4.1-dev "WebKitGTK 4.1 headers (pkg-config webkit2gtk-4.1)"
+}
+
+check_app() {
+	check_cgo
 	check_node
+}
+
+# check_package: scripts/package-deb.sh builds from the committed frontend/dist, so it needs no
+# Node.js; it builds, describes and checks the .deb with these.
+check_package() {
+	check_cgo
+	have dpkg-deb || need dpkg "dpkg-deb"
+	have dpkg-shlibdeps || need dpkg-dev "dpkg-shlibdeps (the package's Depends)"
+	have desktop-file-validate || need desktop-file-utils "desktop-file-validate (checks the desktop entry)"
+	have appstreamcli || need appstream "appstreamcli (checks the AppStream metadata)"
 }
 
 check_test() {
 	check_app
+	check_package
 	have Xvfb || need xvfb "a virtual display (Xvfb)"
 	have xauth || need xauth "xauth"
 	have xdotool || need xdotool "xdotool"

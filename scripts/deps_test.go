@@ -1,5 +1,6 @@
 // Package scripts holds no Go code: its tests check the decisions of deps.sh, the script that
-// `make run` and `make test` call to install missing system packages, and run diskfault.sh.
+// `make run` and `make test` call to install missing system packages, run diskfault.sh, and
+// build, install and remove the .deb that package-deb.sh makes (deb_linux_test.go).
 package scripts
 
 import (
@@ -21,7 +22,8 @@ type machine struct {
 
 // The commands a Debian machine with everything has, besides node and npm.
 var appCommands = []string{"gcc", "pkg-config"}
-var testCommands = []string{"Xvfb", "xauth", "xdotool", "import", "chromium", "dbus-run-session", "strace", "fc-list"}
+var packageCommands = []string{"dpkg-deb", "dpkg-shlibdeps", "desktop-file-validate", "appstreamcli"}
+var testCommands = join(packageCommands, []string{"Xvfb", "xauth", "xdotool", "import", "chromium", "dbus-run-session", "strace", "fc-list"})
 var allModules = []string{"gtk+-3.0", "webkit2gtk-4.1"}
 
 // stubPath writes one executable per command into a new folder and returns it, to be the whole
@@ -122,7 +124,8 @@ func TestDeps(t *testing.T) {
 	}
 	const nodeSource, debianNode = "20.20.2-1nodesource1+repack1", "18.19.0+dfsg-6~deb12u2"
 	gtk := []string{"libgtk-3-dev", "libwebkit2gtk-4.1-dev"}
-	testPkgs := []string{"xvfb", "xauth", "xdotool", "imagemagick", "chromium", "dbus", "strace", "fonts-dejavu-core"}
+	packagePkgs := []string{"dpkg", "dpkg-dev", "desktop-file-utils", "appstream"}
+	testPkgs := join(packagePkgs, []string{"xvfb", "xauth", "xdotool", "imagemagick", "chromium", "dbus", "strace", "fonts-dejavu-core"})
 
 	cases := []struct {
 		name    string
@@ -143,6 +146,19 @@ func TestDeps(t *testing.T) {
 			m:      machine{},
 			target: "app",
 			want:   join([]string{"gcc", "libc6-dev", "pkg-config"}, gtk, []string{"nodejs", "npm"}),
+		},
+		{
+			// The package is built from the committed frontend: no Node.js is asked for.
+			name:   "nothing installed, package only",
+			m:      machine{},
+			target: "package",
+			want:   join([]string{"gcc", "libc6-dev", "pkg-config"}, gtk, packagePkgs),
+		},
+		{
+			name:   "a desktop build machine, package",
+			m:      machine{commands: join(appCommands, []string{"dpkg-deb", "dpkg-shlibdeps"}), modules: allModules, packages: libc},
+			target: "package",
+			want:   []string{"desktop-file-utils", "appstream"},
 		},
 		{
 			// The machine of issue 11: apt must not be asked for nodejs or npm.

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/url"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -13,6 +11,7 @@ import (
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/ids"
 	"github.com/strata-app/strata/backend/ingest"
+	"github.com/strata-app/strata/backend/paths"
 	"github.com/strata-app/strata/backend/reduce"
 	"github.com/strata-app/strata/backend/spec"
 	"github.com/strata-app/strata/backend/store"
@@ -407,13 +406,7 @@ func recordType(p store.Payload) string {
 
 // fileURL is a local path as a file:// URL (seed 001 §3.9 file_urls; Strata has no signed URLs
 // because nothing leaves the machine).
-func fileURL(path string) string {
-	p := filepath.ToSlash(path)
-	if !strings.HasPrefix(p, "/") {
-		p = "/" + p // C:/x → file:///C:/x
-	}
-	return (&url.URL{Scheme: "file", Path: p}).String()
-}
+func fileURL(path string) string { return paths.Host.FileURL(path) }
 
 // candidatesOf lists every observation's value for field, ranked by the field's merge policy.
 func candidatesOf(obs []store.Observation, t *spec.EntityType, field, chosen string) ([]Candidate, error) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/ingest"
+	"github.com/strata-app/strata/backend/paths"
 	"github.com/strata-app/strata/backend/store"
 	"github.com/strata-app/strata/backend/watch"
 )
@@ -309,7 +310,7 @@ func (e *Engine) QueryDocuments(ctx context.Context, q DocumentQuery) (*Document
 	default:
 		return nil, errs.New(errs.Validation, "status %q is not registered, analyzed, semantic, failed or removed", status).With("field", "status")
 	}
-	list, total, err := store.ListDocuments(ctx, e.db.Reader(), store.DocumentFilter{Status: status, PathPrefix: pathPrefix, DocType: q.Type, Recent: q.Recent, Limit: limit, Offset: offset})
+	list, total, err := store.ListDocuments(ctx, e.db.Reader(), store.DocumentFilter{Status: status, PathPrefix: pathPrefix, FoldCase: paths.Host.FoldsCase(), DocType: q.Type, Recent: q.Recent, Limit: limit, Offset: offset})
 	if err != nil {
 		return nil, queryErr(err, "documents")
 	}

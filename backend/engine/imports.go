@@ -13,6 +13,7 @@ import (
 	"github.com/strata-app/strata/backend/docstate"
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/ids"
+	"github.com/strata-app/strata/backend/paths"
 	"github.com/strata-app/strata/backend/store"
 	"github.com/strata-app/strata/backend/watch"
 )
@@ -179,9 +180,9 @@ func summarize(results []PathResult, docs map[string]store.Document, ignored wat
 func analysing(d store.Document) bool { return docstate.Status(d.Status) == docstate.Registered }
 
 // commonFolder is the folder all paths are in: a folder path itself, a file's folder.
-func commonFolder(paths []string, isDir func(string) bool) string {
+func commonFolder(list []string, isDir func(string) bool) string {
 	var dirs []string
-	for _, p := range paths {
+	for _, p := range list {
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			continue
@@ -196,7 +197,7 @@ func commonFolder(paths []string, isDir func(string) bool) string {
 	}
 	c := dirs[0]
 	for _, d := range dirs[1:] {
-		for c != d && !within(d, c) {
+		for c != d && !paths.Host.Within(d, c) {
 			parent := filepath.Dir(c)
 			if parent == c {
 				break

@@ -8,6 +8,7 @@ import (
 
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/lint"
+	"github.com/strata-app/strata/backend/paths"
 	"github.com/strata-app/strata/backend/search"
 )
 
@@ -232,8 +233,5 @@ func (e *Engine) IsGenerated(path string) bool { return generatedIn(e.cfg.DataDi
 // exists).
 func generatedIn(dir string) func(string) bool {
 	gen := filepath.Join(dir, generatedDirName)
-	return func(path string) bool {
-		rel, err := filepath.Rel(gen, path)
-		return err == nil && rel != "." && !strings.HasPrefix(rel, "..")
-	}
+	return func(path string) bool { return paths.Host.Inside(path, gen) }
 }

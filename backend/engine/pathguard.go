@@ -12,6 +12,7 @@ import (
 
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/ingest"
+	"github.com/strata-app/strata/backend/paths"
 	"github.com/strata-app/strata/backend/store"
 )
 
@@ -113,23 +114,47 @@ func (g *remoteGuard) check(path string) (string, error) {
 	if err != nil {
 		return "", forbidPath(path, "it cannot be resolved")
 	}
-	if g.data != "" && (real == g.data || within(real, g.data)) {
+	return g.judge(paths.Host, real, path, sameFile)
+}
+
+// judge is the guard's decision on real (the resolved path of path, which messages name)
+// under the rules of one OS, so that Windows' and macOS' decisions are tested on Linux. The
+// refusals err on the safe side: the data folder compares as the OS does (on Windows
+// C:\Strata is c:\strata), and a secret's name whatever its case on every OS (on macOS ~/.SSH
+// is ~/.ssh; a Linux folder may sit on a case-insensitive mount) and in the OS's spelling (a
+// trailing dot on Windows, NFD on macOS). A grant that holds only once case is folded is
+// confirmed on disk with same, since a macOS volume may be case-sensitive and then ~/Shared and
+// ~/SHARED are two folders.
+func (g *remoteGuard) judge(rules paths.Rules, real, path string, same func(a, b string) bool) (string, error) {
+	if g.data != "" && rules.Within(real, g.data) {
 		return "", forbidPath(path, "it is inside Strata's data folder")
 	}
-	for _, part := range strings.Split(real, string(filepath.Separator)) {
-		if secretDirs[part] {
+	for _, part := range rules.Names(real) {
+		if secretDirs[strings.ToLower(rules.NameKey(part))] {
 			return "", forbidPath(path, "it is inside a folder that holds secrets ("+part+")")
 		}
 	}
-	if secretFile(filepath.Base(real)) {
+	names := rules.Names(real)
+	if len(names) > 0 && secretFile(rules.NameKey(names[len(names)-1])) {
 		return "", forbidPath(path, "it looks like a secret (key, certificate or credentials)")
 	}
 	for _, rr := range g.roots {
-		if real == rr || within(real, rr) {
+		pre, ok := rules.Prefix(real, rr)
+		if ok && (rules.Exact().Equal(pre, rr) || same(pre, rr)) {
 			return real, nil
 		}
 	}
 	return "", forbidPath(path, "it is outside the watched folders and allowed roots")
+}
+
+// sameFile reports whether a and b are one file on disk (a case-folded match of a root).
+func sameFile(a, b string) bool {
+	ai, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	bi, err := os.Stat(b)
+	return err == nil && os.SameFile(ai, bi)
 }
 
 // resolve returns the absolute path with every symlink resolved. For a path that does not
@@ -211,7 +236,7 @@ func (e *Engine) SetAllowedRoot(ctx context.Context, who Caller, dir string, rem
 	var out []string
 	found := false
 	for _, r := range roots {
-		if r == abs {
+		if paths.Host.Equal(r, abs) {
 			found = true
 			if remove {
 				continue

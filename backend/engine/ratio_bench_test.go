@@ -12,7 +12,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -99,15 +98,6 @@ func BenchmarkIngestRatio(b *testing.B) {
 	// shared with other work the wall-clock ratio moves with the neighbours' load (Strata uses
 	// both cores more than the bare load does); the CPU ratio moves much less.
 	b.ReportMetric(strataCPU.Seconds()/bareCPU.Seconds(), "cpu-ratio")
-}
-
-// cpuTime is the CPU time this process has used so far (user + system).
-func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // benchFiles lists the regular files under dir, in path order.

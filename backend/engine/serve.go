@@ -13,6 +13,7 @@ import (
 	"github.com/strata-app/strata/backend/docstate"
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/ingest"
+	"github.com/strata-app/strata/backend/paths"
 	"github.com/strata-app/strata/backend/store"
 	"github.com/strata-app/strata/backend/watch"
 )
@@ -103,28 +104,40 @@ func (e *Engine) checkRoot(dir string) (string, error) {
 	}
 	for _, r := range roots {
 		switch {
-		case r == abs:
+		case paths.Host.Equal(r, abs):
 			return "", errs.New(errs.Validation, "%s is already watched", abs).WithHint("see the watched folders with `strata watch list`")
-		case within(abs, r):
+		case paths.Host.Inside(abs, r):
 			return "", errs.New(errs.Validation, "%s is inside the watched folder %s", abs, r).WithHint("its files are already watched")
-		case within(r, abs):
+		case paths.Host.Inside(r, abs):
 			return "", errs.New(errs.Validation, "%s contains the watched folder %s", abs, r).
 				WithHint("remove %s first (`strata watch remove %s`), then watch the larger folder", r, r)
 		}
 	}
 	data := e.cfg.DataDir
-	if abs == data || strings.HasPrefix(data+string(filepath.Separator), abs+string(filepath.Separator)) || strings.HasPrefix(abs, data+string(filepath.Separator)) {
+	if paths.Host.Within(data, abs) || paths.Host.Within(abs, data) {
 		return "", errs.New(errs.Validation, "%s contains or is inside Strata's data folder %s", abs, data).
 			WithHint("watch a folder that does not hold the data folder, or move the data folder with --data")
 	}
 	return abs, nil
 }
 
-// RemoveWatchRoot stops watching a folder. Its documents stay in the store.
+// RemoveWatchRoot stops watching a folder. Its documents stay in the store. The folder may be
+// spelled as the OS allows (C:\Notes for c:\notes on Windows): the watched folder it names is
+// removed.
 func (e *Engine) RemoveWatchRoot(ctx context.Context, dir string) (bool, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return false, errs.New(errs.Validation, "cannot resolve %q", dir)
+	}
+	roots, err := store.WatchRoots(ctx, e.db.Reader())
+	if err != nil {
+		return false, queryErr(err, "watched folders")
+	}
+	for _, r := range roots {
+		if r != abs && paths.Host.Equal(r, abs) {
+			abs = r
+			break
+		}
 	}
 	var removed bool
 	err = e.db.WriteTx(ctx, func(tx *store.Tx) error {
@@ -163,19 +176,22 @@ func (e *Engine) Reconcile(ctx context.Context, who Caller, root string) (regist
 
 // reconcile is Reconcile for the watcher, whose roots the local user chose (AddWatchRoot).
 func (e *Engine) reconcile(ctx context.Context, root string) (registered, removed int, err error) {
-	known, err := store.FileDocumentsUnder(ctx, e.db.Reader(), root+string(filepath.Separator))
+	known, err := store.FileDocumentsUnder(ctx, e.db.Reader(), strings.TrimSuffix(root, string(filepath.Separator))+string(filepath.Separator), paths.Host.FoldsCase())
 	if err != nil {
 		return 0, 0, queryErr(err, "documents")
 	}
+	// Files are matched by the OS's rules: on Windows and macOS a document registered as
+	// c:\notes\a.md is the file the walk finds as C:\Notes\a.md.
+	key := paths.Host.Key
 	byPath := make(map[string]store.Document, len(known))
 	for _, d := range known {
-		byPath[d.Path] = d
+		byPath[key(d.Path)] = d
 	}
 	seen := map[string]bool{}
 	var changed []string
 	err = watch.Walk(ctx, root, e.Ignorer(), func(path string, info fs.FileInfo) error {
-		seen[path] = true
-		if d, ok := byPath[path]; ok && unchanged(d, info) {
+		seen[key(path)] = true
+		if d, ok := byPath[key(path)]; ok && unchanged(d, info) {
 			return nil
 		}
 		changed = append(changed, path)
@@ -196,7 +212,7 @@ func (e *Engine) reconcile(ctx context.Context, root string) (registered, remove
 		reg.end()
 	}
 	for _, d := range known {
-		if !seen[d.Path] {
+		if !seen[key(d.Path)] {
 			if _, err := os.Stat(d.Path); errors.Is(err, fs.ErrNotExist) {
 				if _, err := e.ingest.RemoveFile(ctx, d.Path); err == nil {
 					removed++
@@ -374,10 +390,6 @@ func (e *Engine) WatchStatus() []watch.RootStatus {
 		return nil
 	}
 	return e.watcher.Status()
-}
-
-func within(p, dir string) bool {
-	return strings.HasPrefix(p, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
 }
 
 // RequeueSemantic probes the chat model now and, if it is there, queues again the semantic

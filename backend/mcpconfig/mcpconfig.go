@@ -20,6 +20,7 @@ import (
 	toml "github.com/pelletier/go-toml/v2"
 
 	"github.com/strata-app/strata/backend/atomicfile"
+	"github.com/strata-app/strata/backend/paths"
 )
 
 // Clients are the AI clients Strata knows how to configure.
@@ -80,33 +81,51 @@ func unknownClient(c string) error {
 // XDG_CONFIG_HOME and CODEX_HOME, and a test must be able to point them at a temporary folder
 // without touching the real ones.
 func ConfigPath(client string, getenv func(string) string) (string, error) {
+	return configPathOn(runtime.GOOS, client, getenv)
+}
+
+// configPathOn is ConfigPath on the operating system goos, so that each OS's locations are
+// tested wherever the tests run (paths joined with that OS's separator).
+func configPathOn(goos, client string, getenv func(string) string) (string, error) {
+	p := paths.For(goos)
 	home := getenv("HOME")
-	if runtime.GOOS == "windows" {
+	if goos == "windows" {
 		home = getenv("USERPROFILE")
 	}
-	if home == "" {
-		return "", errors.New("find the home folder: neither $HOME nor %USERPROFILE% is set")
+	if !p.IsAbs(home) { // unset, or a path that would be read from the working folder
+		v := "$HOME"
+		if goos == "windows" {
+			v = "%USERPROFILE%"
+		}
+		return "", fmt.Errorf("find the home folder: %s is not an absolute path (%q)", v, home)
 	}
 	switch client {
 	case "claude":
-		switch runtime.GOOS {
+		switch goos {
 		case "darwin":
-			return filepath.Join(home, "Library", "Application Support", "Claude", "claude_desktop_config.json"), nil
+			return p.Join(home, "Library", "Application Support", "Claude", "claude_desktop_config.json"), nil
 		case "windows":
-			return filepath.Join(getenv("APPDATA"), "Claude", "claude_desktop_config.json"), nil
+			// %APPDATA% is the roaming profile folder; when it is unset (a service's
+			// environment) Windows' default place for it, never a path relative to the
+			// working folder.
+			appData := getenv("APPDATA")
+			if !p.IsAbs(appData) {
+				appData = p.Join(home, "AppData", "Roaming")
+			}
+			return p.Join(appData, "Claude", "claude_desktop_config.json"), nil
 		}
 		cfg := getenv("XDG_CONFIG_HOME")
-		if cfg == "" {
-			cfg = filepath.Join(home, ".config")
+		if !p.IsAbs(cfg) { // the XDG spec: a relative value is invalid and ignored
+			cfg = p.Join(home, ".config")
 		}
-		return filepath.Join(cfg, "Claude", "claude_desktop_config.json"), nil
+		return p.Join(cfg, "Claude", "claude_desktop_config.json"), nil
 	case "cursor":
-		return filepath.Join(home, ".cursor", "mcp.json"), nil
+		return p.Join(home, ".cursor", "mcp.json"), nil
 	case "codex":
 		if d := getenv("CODEX_HOME"); d != "" {
-			return filepath.Join(d, "config.toml"), nil
+			return p.Join(d, "config.toml"), nil
 		}
-		return filepath.Join(home, ".codex", "config.toml"), nil
+		return p.Join(home, ".codex", "config.toml"), nil
 	}
 	return "", unknownClient(client)
 }

@@ -294,7 +294,7 @@ func keywordSearch(ctx context.Context, q store.Q, text string, f store.SearchFi
 	if err != nil {
 		return nil, st, err
 	}
-	filtered := f != store.SearchFilter{}
+	filtered := f.Narrows()
 	var pass map[int64]store.SearchHit
 	if filtered {
 		// Filter a wider pool first, so that enough candidates survive to be scored.

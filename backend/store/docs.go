@@ -266,7 +266,9 @@ func DeleteChunks(ctx context.Context, q Q, documentID string) error {
 type DocumentFilter struct {
 	Status     string
 	PathPrefix string
-	DocType    string // TypePending: not analysed yet; TypeOther: analysed (or failed) without a type
+	// FoldCase: PathPrefix matches whatever the letters' case (the file system ignores case).
+	FoldCase bool
+	DocType  string // TypePending: not analysed yet; TypeOther: analysed (or failed) without a type
 	// Recent orders by updated_at, newest first (ties by ID) instead of by path: what changed
 	// last, e.g. the newest failures a notice names.
 	Recent bool
@@ -282,8 +284,9 @@ func ListDocuments(ctx context.Context, q Q, f DocumentFilter) ([]Document, int,
 		args = append(args, f.Status)
 	}
 	if f.PathPrefix != "" {
-		where += ` AND path LIKE ? ESCAPE '\'`
-		args = append(args, escapeLike(f.PathPrefix)+"%")
+		cond, a := pathPrefix("path", f.PathPrefix, f.FoldCase)
+		where += " AND " + cond
+		args = append(args, a...)
 	}
 	switch f.DocType {
 	case "":
@@ -312,12 +315,14 @@ func ListDocuments(ctx context.Context, q Q, f DocumentFilter) ([]Document, int,
 	return list, total, err
 }
 
-// FileDocumentsUnder lists file documents (not removed) whose path is under root.
-func FileDocumentsUnder(ctx context.Context, q Q, root string) ([]Document, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+docCols+` FROM documents WHERE kind = 'file' AND status != 'removed' AND path LIKE ? ESCAPE '\'
-		ORDER BY path`, escapeLike(root)+"%")
+// FileDocumentsUnder lists file documents (not removed) whose path starts with prefix (a
+// folder and its separator); foldCase as DocumentFilter's.
+func FileDocumentsUnder(ctx context.Context, q Q, prefix string, foldCase bool) ([]Document, error) {
+	cond, args := pathPrefix("path", prefix, foldCase)
+	rows, err := q.QueryContext(ctx, `SELECT `+docCols+` FROM documents WHERE kind = 'file' AND status != 'removed' AND `+cond+`
+		ORDER BY path`, args...)
 	if err != nil {
-		return nil, fmt.Errorf("documents under %s: %w", root, err)
+		return nil, fmt.Errorf("documents under %s: %w", prefix, err)
 	}
 	return collectDocuments(rows)
 }

@@ -315,6 +315,18 @@ func ListEntities(ctx context.Context, q Q, f EntityFilter) ([]Entity, int, erro
 	return out, total, rows.Err()
 }
 
+// pathPrefix is the condition "col starts with prefix". With fold, letters match in either
+// case, for file systems that ignore it (Windows, macOS); SQLite's LIKE folds ASCII letters
+// only, so É and é still differ. Without fold the bytes must match: LIKE alone took
+// /home/ann/Notes/ for a prefix of /home/ann/notes/x, another folder on Linux, and reconcile
+// then counted that folder's documents among the watched folder's.
+func pathPrefix(col, prefix string, fold bool) (string, []any) {
+	if fold {
+		return col + ` LIKE ? ESCAPE '\'`, []any{escapeLike(prefix) + "%"}
+	}
+	return `substr(` + col + `, 1, length(?)) = ?`, []any{prefix, prefix}
+}
+
 func escapeLike(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }

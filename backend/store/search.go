@@ -18,6 +18,15 @@ type SearchFilter struct {
 	// separator): ask never cites what Strata wrote itself (its answers and lint reports). It
 	// is a filter of the query, not of the results, so the passages left out are replaced.
 	ExcludePathPrefix string
+	// FoldCase: the path prefixes match whatever the letters' case (the file system ignores
+	// case). It changes how the filters match, not whether there are any (Narrows).
+	FoldCase bool
+}
+
+// Narrows reports whether the filter leaves any document out.
+func (f SearchFilter) Narrows() bool {
+	f.FoldCase = false
+	return f != SearchFilter{}
 }
 
 // SearchHit is one chunk found by a search, with what a result cites.
@@ -43,7 +52,8 @@ func (f SearchFilter) where() (string, []any) {
 		w, args = append(w, "d.doc_type = ?"), append(args, f.DocType)
 	}
 	if f.PathPrefix != "" {
-		w, args = append(w, `d.path LIKE ? ESCAPE '\'`), append(args, escapeLike(f.PathPrefix)+"%")
+		cond, a := pathPrefix("d.path", f.PathPrefix, f.FoldCase)
+		w, args = append(w, cond), append(args, a...)
 	}
 	if f.Tag != "" {
 		w, args = append(w, "EXISTS (SELECT 1 FROM json_each(d.tags) WHERE value = ?)"), append(args, strings.ToLower(strings.TrimPrefix(f.Tag, "#")))
@@ -52,7 +62,8 @@ func (f SearchFilter) where() (string, []any) {
 		w, args = append(w, "d.mime = ?"), append(args, f.Mime)
 	}
 	if f.ExcludePathPrefix != "" {
-		w, args = append(w, `(d.path IS NULL OR d.path NOT LIKE ? ESCAPE '\')`), append(args, escapeLike(f.ExcludePathPrefix)+"%")
+		cond, a := pathPrefix("d.path", f.ExcludePathPrefix, f.FoldCase)
+		w, args = append(w, `(d.path IS NULL OR NOT (`+cond+`))`), append(args, a...)
 	}
 	if f.From != "" {
 		w, args = append(w, "substr(coalesce(d.mtime, d.created_at), 1, 10) >= ?"), append(args, f.From)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/strata-app/strata/backend/paths"
 )
 
 // IgnoreFileName is the per-directory file of gitignore-style patterns. Its patterns apply to
@@ -79,7 +81,8 @@ func (ig *Ignorer) Ignored(p string, isDir bool) bool {
 		if rf == nil || len(rf.rules) == 0 {
 			continue
 		}
-		rel := filepath.ToSlash(strings.TrimPrefix(p[len(dir):], string(filepath.Separator)))
+		rel, _ := paths.Host.Rel(dir, p) // dir is one of p's own ancestors
+		rel = filepath.ToSlash(rel)
 		for _, r := range rf.rules {
 			if r.match(rel, isDir) {
 				ignored = !r.negate
@@ -97,10 +100,10 @@ func (ig *Ignorer) IgnoredUnder(root, p string, isDir bool) bool {
 	if ig.excluded(p) {
 		return true
 	}
-	if !within(p, root) || p == root {
+	rel, ok := paths.Host.Rel(root, p)
+	if !ok || rel == "." {
 		return ig.Ignored(p, isDir)
 	}
-	rel := p[len(root)+1:]
 	cur := root
 	parts := strings.Split(rel, string(filepath.Separator))
 	for i, part := range parts {
@@ -116,7 +119,7 @@ func (ig *Ignorer) IgnoredUnder(root, p string, isDir bool) bool {
 // excluded reports whether p is an excluded path or below one.
 func (ig *Ignorer) excluded(p string) bool {
 	for _, ex := range ig.exclude {
-		if within(p, ex) {
+		if paths.Host.Within(p, ex) {
 			return true
 		}
 	}
@@ -178,7 +181,7 @@ func loadRuleFile(dir string) *ruleFile {
 	}
 	buf := make([]byte, min(info.Size(), maxIgnoreFileSize))
 	n, _ := io.ReadFull(f, buf)
-	return &ruleFile{present: true, size: info.Size(), mtime: info.ModTime(), rules: parseRules(string(buf[:n]))}
+	return &ruleFile{present: true, size: info.Size(), mtime: info.ModTime(), rules: parseRules(string(buf[:n]), paths.Host.FoldsCase())}
 }
 
 // builtinIgnored holds the rules every root gets. They match names, not paths, so they work at
@@ -215,12 +218,15 @@ type rule struct {
 	segs    []string
 	negate  bool
 	dirOnly bool
+	fold    bool // segs are lower case, and names are lowered before matching
 }
 
 // parseRules parses gitignore syntax: comments, "!" negation, trailing "/" for directories,
 // a leading or inner "/" anchoring the pattern to the file's directory, "*", "?", "[…]" and
 // "**". Lines that do not parse as a pattern are skipped rather than matching by accident.
-func parseRules(text string) []rule {
+// With fold (Windows, macOS), patterns match names whatever their case, as git's
+// core.ignorecase does there: "build/" must keep out the folder Finder shows as "Build".
+func parseRules(text string, fold bool) []rule {
 	var rules []rule
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimSuffix(line, "\r")
@@ -230,7 +236,10 @@ func parseRules(text string) []rule {
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		var r rule
+		r := rule{fold: fold}
+		if fold {
+			line = strings.ToLower(line)
+		}
 		switch {
 		case line[0] == '!':
 			r.negate = true
@@ -272,6 +281,9 @@ func parseRules(text string) []rule {
 func (r rule) match(rel string, isDir bool) bool {
 	if r.dirOnly && !isDir {
 		return false
+	}
+	if r.fold {
+		rel = strings.ToLower(rel)
 	}
 	return matchSegs(r.segs, strings.Split(rel, "/"))
 }
@@ -317,17 +329,6 @@ func ancestors(dir string) []string {
 		out[i], out[j] = out[j], out[i]
 	}
 	return out
-}
-
-// within reports whether p is dir or below it (both cleaned).
-func within(p, dir string) bool {
-	if p == dir {
-		return true
-	}
-	if strings.HasSuffix(dir, string(filepath.Separator)) { // the filesystem root
-		return strings.HasPrefix(p, dir)
-	}
-	return strings.HasPrefix(p, dir+string(filepath.Separator))
 }
 
 // absClean makes p absolute and clean; if the working directory is gone it settles for clean.

@@ -220,3 +220,38 @@ func TestWalkRereadsChangedStrataignore(t *testing.T) {
 		t.Fatalf("walk after removing .strataignore: %d files", n)
 	}
 }
+
+// TestStrataignoreCase: on file systems that ignore case (Windows, macOS) a pattern matches a
+// name whatever its case, as git's core.ignorecase does there; on Linux "build/" leaves "Build"
+// alone, since that is another folder.
+func TestStrataignoreCase(t *testing.T) {
+	t.Parallel()
+	const text = "build/\n*.LOG\n!Keep.log\n/Docs/Private/\n[A-C]*.tmp2\n"
+	for _, tc := range []struct {
+		rel        string
+		isDir      bool
+		fold, want bool
+	}{
+		{"Build", true, true, true},
+		{"Build", true, false, false},
+		{"build", true, false, true},
+		{"x.log", false, true, true},
+		{"x.log", false, false, false},
+		{"X.LOG", false, false, true},
+		{"keep.LOG", false, true, false}, // the negation folds too
+		{"docs/private", true, true, true},
+		{"docs/private", true, false, false},
+		{"b.tmp2", false, true, true},
+		{"b.tmp2", false, false, false},
+	} {
+		ignored := false
+		for _, r := range parseRules(text, tc.fold) {
+			if r.match(tc.rel, tc.isDir) {
+				ignored = !r.negate
+			}
+		}
+		if ignored != tc.want {
+			t.Errorf("fold=%v: %q ignored = %v, want %v", tc.fold, tc.rel, ignored, tc.want)
+		}
+	}
+}

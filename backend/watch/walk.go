@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/strata-app/strata/backend/paths"
 )
 
 // ErrSymlinkLoop marks a symlinked directory that leads back to one of its own ancestors.
@@ -269,10 +271,10 @@ func followDir(realRoot, dir, link string) (bool, error) {
 	if err != nil {
 		realDir = dir
 	}
-	if within(realDir, target) {
+	if paths.Host.Within(realDir, target) {
 		return false, fmt.Errorf("%w: %s points to its own ancestor %s", ErrSymlinkLoop, link, target)
 	}
-	if within(target, realRoot) {
+	if paths.Host.Within(target, realRoot) {
 		return false, nil // inside the root: walked at its real path
 	}
 	return true, nil

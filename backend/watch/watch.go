@@ -15,6 +15,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/strata-app/strata/backend/errs"
+	"github.com/strata-app/strata/backend/paths"
 )
 
 // Op says what happened to a file.
@@ -262,12 +263,12 @@ func (w *Watcher) checkAddLocked(p string) error {
 	}
 	for _, other := range others {
 		switch {
-		case other == p:
+		case paths.Host.Equal(other, p):
 			return errs.New(errs.Validation, "%s is already watched", p)
-		case within(p, other):
+		case paths.Host.Inside(p, other):
 			return errs.New(errs.Validation, "cannot watch %s: it is inside the watched folder %s", p, other).
 				WithHint("it is already watched as part of %s", other)
-		case within(other, p):
+		case paths.Host.Inside(other, p):
 			return errs.New(errs.Validation, "cannot watch %s: it contains the watched folder %s", p, other).
 				WithHint("remove %s first (strata watch remove), then add %s", other, p)
 		}
@@ -276,11 +277,20 @@ func (w *Watcher) checkAddLocked(p string) error {
 }
 
 // Remove stops watching root. Its files are not reported as Removed: whether the documents
-// of an unwatched folder stay in the store is the engine's decision.
+// of an unwatched folder stay in the store is the engine's decision. dir may be spelled as the
+// OS allows (another case on Windows and macOS).
 func (w *Watcher) Remove(dir string) error {
 	p := absClean(dir)
 	w.mu.Lock()
 	r, ok := w.roots[p]
+	if !ok {
+		for other, or := range w.roots {
+			if paths.Host.Equal(other, p) {
+				p, r, ok = other, or, true
+				break
+			}
+		}
+	}
 	delete(w.roots, p)
 	w.mu.Unlock()
 	if !ok {

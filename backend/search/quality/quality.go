@@ -24,6 +24,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/strata-app/strata/backend/paths"
 )
 
 // Cut-offs of the reported metrics. Recall is taken at 5 because that is
@@ -184,8 +186,8 @@ func docKey(corpus, p string) (string, error) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(corpus, filepath.FromSlash(p))
 	}
-	rel, err := filepath.Rel(corpus, filepath.Clean(p))
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	rel, ok := paths.Host.Rel(corpus, p)
+	if !ok {
 		return "", fmt.Errorf("path %q is outside the corpus %s", p, corpus)
 	}
 	return filepath.ToSlash(rel), nil
