@@ -1,7 +1,7 @@
 // Package autostart starts Strata when the person logs in, the way each desktop expects a
 // login item: an XDG autostart entry on Linux and the BSDs
 // ($XDG_CONFIG_HOME/autostart/strata.desktop), a LaunchAgent on macOS
-// (~/Library/LaunchAgents/io.github.strata-app.Strata.plist) and a value named Strata under
+// (~/Library/LaunchAgents/io.github.strata_app.Strata.plist) and a value named Strata under
 // HKCU\Software\Microsoft\Windows\CurrentVersion\Run on Windows.
 //
 // The entry runs one program with its arguments (the desktop binary, `--data DIR --hidden`),
@@ -25,7 +25,7 @@ const Name = "strata"
 
 // Label is the LaunchAgent's label on macOS (and its file name, with .plist): reverse-DNS,
 // as launchd expects, from the project's home (github.com/strata-app).
-const Label = "io.github.strata-app.Strata"
+const Label = "io.github.strata_app.Strata"
 
 // Entry is what runs at login.
 type Entry struct {
