@@ -58,10 +58,21 @@ class Activity {
 
   private add(items: IngestItem[]) {
     this.items = [...items, ...this.items].slice(0, 200);
+    this.told(items);
   }
 
   private update(key: string, patch: Partial<IngestItem>) {
     this.items = this.items.map((i) => (i.key === key ? { ...i, ...patch } : i));
+  }
+
+  /** Items that failed as soon as they came in (an unsupported file, a refused path) are
+   * announced by their import's toast: the failure notice must not announce them again. */
+  private told(items: Partial<IngestItem>[]) {
+    for (const i of items) {
+      if (i.state !== 'failed' && i.state !== 'unsupported') continue;
+      if (i.documentId) this.announced.add(i.documentId);
+      if (i.path) this.announced.add(i.path);
+    }
   }
 
   clear() {
@@ -201,6 +212,7 @@ class Activity {
           const res = imp?.results?.[0];
           const item = res ? { ...itemFromResult(res, key, codes.table), name: file.name } : { key, name: file.name, state: 'queued' as const, message: 'added — being analysed' };
           this.update(key, item);
+          this.told([item]);
           if (imp) summaries.push(imp.summary);
         } catch (e) {
           const err = toApiError(e);
