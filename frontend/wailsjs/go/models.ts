@@ -104,6 +104,7 @@ export namespace engine {
 	    last_error?: number[];
 	    created_at: string;
 	    updated_at: string;
+	    changed_at: string;
 	    duplicate_of_path?: string;
 	    note?: string;
 	    can_retry: boolean;
@@ -121,8 +122,17 @@ export namespace engine {
 	    path?: string;
 	    type?: string;
 	    recent?: boolean;
+	    sort?: DocumentSort;
+	    desc?: boolean;
 	    limit?: number;
 	    offset?: number;
+	}
+	export enum DocumentSort {
+	    Added = "added",
+	    Name = "name",
+	    Path = "path",
+	    Size = "size",
+	    Status = "status",
 	}
 	export interface DocumentView {
 	    document_id: string;
@@ -146,6 +156,7 @@ export namespace engine {
 	    last_error?: number[];
 	    created_at: string;
 	    updated_at: string;
+	    changed_at: string;
 	    duplicate_of_path?: string;
 	    note?: string;
 	    can_retry: boolean;
@@ -639,6 +650,7 @@ export namespace store {
 	    last_error?: number[];
 	    created_at: string;
 	    updated_at: string;
+	    changed_at: string;
 	    duplicate_of_path?: string;
 	    note?: string;
 	    can_retry: boolean;
