@@ -555,6 +555,15 @@ export namespace search {
 	    Vector: number;
 	    Known: number;
 	}
+	export interface Passage {
+	    chunk_id: string;
+	    line_start: number;
+	    line_end: number;
+	    page?: number;
+	    heading?: string;
+	    snippet: string;
+	    highlights: Span[];
+	}
 	export interface Result {
 	    document_id: string;
 	    path?: string;
@@ -570,6 +579,8 @@ export namespace search {
 	    modes: Record<string, number>;
 	    also_in?: AlsoIn[];
 	    also_in_count?: number;
+	    other_passages?: Passage[];
+	    other_passages_count?: number;
 	}
 	export interface Span {
 	    start: number;
