@@ -1,8 +1,8 @@
 -- 0016: the Library sorts by when a document arrived, name, size and status, newest first by
 -- default, and pages through 5,000–100,000 documents as the list scrolls. Each sort walks an
 -- index in its order (ties by document_id, so a page boundary never splits or repeats a tie).
--- Without them every page sorted the whole table again: at 100,000 documents 36–900 ms a page
--- (the first page to the last), 2–30 ms with them (BenchmarkDocumentList, BENCHMARKS.md).
+-- Without them every page sorted the whole table again: at 100,000 documents 27–600 ms a page
+-- (the first page to the last), 2–16 ms with them (BenchmarkDocumentList, BENCHMARKS.md).
 --
 -- "Newest" is when Strata got the document's current content: when it was added, or when its
 -- file's content last changed (a new version), not updated_at, which every phase moves (a
@@ -21,7 +21,7 @@ END;
 -- read from its sort's index by name (INDEXED BY, store.ListDocuments): a filtered page then
 -- costs at most one walk of one index, whatever the filter matches. Left to itself the planner
 -- (which has no statistics: nothing runs ANALYZE) took documents_status for "status = ?" and
--- sorted every match: 1.2 s for the last page of 90,000 analysed documents. The price is
+-- sorted every match: 0.26–0.76 s a page of 90,000 analysed documents (6–25 ms now). The price is
 -- space: ~10 MB per index at 100,000 documents (the documents table itself is ~22 MB).
 CREATE INDEX documents_by_added ON documents(coalesce(changed_at, created_at), document_id, status, doc_type, path);
 CREATE INDEX documents_by_name ON documents(title COLLATE NOCASE, document_id, status, doc_type, path);
