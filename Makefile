@@ -134,6 +134,7 @@ bench: check-go
 	$(GO) test -run '^$$' -bench 'EnrichNewDocument' -benchtime 20x -count 3 -timeout 30m ./backend/engine/
 	$(GO) test -run '^$$' -bench 'Ask10k' -benchtime 300x -count 3 -timeout 30m ./backend/engine/
 	$(GO) test -run '^$$' -bench 'Lint10k' -benchtime 2x -timeout 3h ./backend/engine/
+	$(GO) test -run '^$$' -bench 'DocumentList' -benchtime 20x -timeout 30m ./backend/engine/
 	$(GO) test -run '^$$' -bench . ./backend/extract/ ./backend/heuristics/ ./backend/embed/
 	$(GO) test -run '^$$' -bench 'Hybrid' -benchtime 100x -timeout 30m ./backend/search/
 	$(GO) test -run '^$$' -bench 'VectorRecall' -benchtime 1x -timeout 30m ./backend/search/

@@ -137,9 +137,10 @@ func New(e Engine, opts Options) *Host {
 func (h *Host) Bindings() []interface{} { return []interface{}{h.App} }
 
 // Enums are the Go enumerations the UI's types come from (Wails EnumBind, in the window and
-// in the bindings generator alike): document statuses, phase states and progress rate states.
+// in the bindings generator alike): document statuses, phase states, progress rate states and
+// the library's orders.
 func Enums() []interface{} {
-	return []interface{}{engine.DocumentStatusEnum, engine.DocumentPhaseEnum, engine.RateStateEnum}
+	return []interface{}{engine.DocumentStatusEnum, engine.DocumentPhaseEnum, engine.RateStateEnum, engine.DocumentSortEnum}
 }
 
 // SetMCP records the MCP endpoint once its server listens (the App is built before it).

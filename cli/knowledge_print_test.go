@@ -121,3 +121,16 @@ report published as document doc_report
 		t.Fatalf("a clean store:\n%s", b.String())
 	}
 }
+
+// TestOtherPassagesLine: `strata search` names the other places of a result's document that the
+// query found, lines or page:line, and counts those it does not list.
+func TestOtherPassagesLine(t *testing.T) {
+	res := engine.SearchResult{OtherPassagesCount: 7, OtherPassages: []engine.SearchPassage{{LineStart: 3}, {LineStart: 11}, {Page: 2, LineStart: 14}}}
+	if got, want := otherPassages(res), "7 more in this document, at lines 3, 11, p.2:14 and 4 more"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	res = engine.SearchResult{OtherPassagesCount: 1, OtherPassages: []engine.SearchPassage{{LineStart: 40}}}
+	if got, want := otherPassages(res), "1 more in this document, at line 40"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

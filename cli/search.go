@@ -50,6 +50,9 @@ func searchCmd(g *globals) *cobra.Command {
 						if res.AlsoInCount > 0 {
 							fmt.Fprintf(w, "    %s\n", alsoIn(res))
 						}
+						if res.OtherPassagesCount > 0 {
+							fmt.Fprintf(w, "    %s\n", otherPassages(res))
+						}
 					}
 					if len(resp.Results) == 0 {
 						fmt.Fprintln(w, "No results.")
@@ -108,6 +111,28 @@ func alsoIn(res engine.SearchResult) string {
 		locs = append(locs, fmt.Sprintf("and %d more", more))
 	}
 	return fmt.Sprintf("also in %d other %s: %s", res.AlsoInCount, noun, strings.Join(locs, ", "))
+}
+
+// otherPassages says where else the cited document answers: "7 more in this document, at
+// lines 3, 11, 35, p.2:14, 59 and 2 more".
+func otherPassages(res engine.SearchResult) string {
+	var locs []string
+	for _, p := range res.OtherPassages {
+		if p.Page > 0 {
+			locs = append(locs, fmt.Sprintf("p.%d:%d", p.Page, p.LineStart))
+		} else {
+			locs = append(locs, fmt.Sprint(p.LineStart))
+		}
+	}
+	at := strings.Join(locs, ", ")
+	if more := res.OtherPassagesCount - len(res.OtherPassages); more > 0 {
+		at += fmt.Sprintf(" and %d more", more)
+	}
+	noun := "lines"
+	if res.OtherPassagesCount == 1 {
+		noun = "line"
+	}
+	return fmt.Sprintf("%d more in this document, at %s %s", res.OtherPassagesCount, noun, at)
 }
 
 // place cites a document's passage as "path:line" or "path p.N:line" (the document ID when

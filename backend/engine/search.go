@@ -38,6 +38,9 @@ type SearchRequest struct {
 // SearchResult is one cited hit of a SearchResponse.
 type SearchResult = search.Result
 
+// SearchPassage is one more place of a result's document that the query found.
+type SearchPassage = search.Passage
+
 // SearchHighlight is one matched word in a result's snippet, in UTF-16 code units.
 type SearchHighlight = search.Span
 

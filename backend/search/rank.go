@@ -32,7 +32,8 @@ const (
 // docCand is a candidate document with the chunks that found it.
 type docCand struct {
 	id       string
-	chunks   []*chunkCand // best first
+	chunks   []*chunkCand // best first, at most chunksShared
+	all      []*chunkCand // every candidate chunk of the document, best first (ties by chunk ID)
 	score    float64
 	ref      store.DocRef
 	hasRef   bool
@@ -50,10 +51,10 @@ type group struct {
 }
 
 // passes reports whether any chunk of the group has the evidence the floor asks for.
-func (g *group) passes(share, cosine float64, keyword, vector bool) bool {
+func (g *group) passes() bool {
 	for _, d := range g.docs {
 		for _, c := range d.chunks {
-			if keyword && c.share > 0 && c.share >= share || vector && c.byVec && c.cosine >= cosine {
+			if c.strong {
 				return true
 			}
 		}
@@ -91,6 +92,7 @@ func (s *Searcher) rank(ctx context.Context, cands map[int64]*chunkCand, st kwSt
 		d.ref, d.hasRef = refs[d.id]
 		sort.Slice(d.chunks, func(i, j int) bool { return d.chunks[i].better(d.chunks[j]) })
 		matching := len(d.chunks)
+		d.all = d.chunks
 		d.chunks = d.chunks[:min(len(d.chunks), chunksShared)]
 		d.score = d.chunks[0].score
 		for i, c := range d.chunks[1:min(len(d.chunks), chunksPerDoc)] {
@@ -401,6 +403,11 @@ func (s *Searcher) cite(ctx context.Context, q Query, groups []*group, texts map
 						missing = append(missing, c.hit.ChunkRowID)
 					}
 				}
+				for _, c := range d.all[len(d.chunks):] { // further passages (otherPassages)
+					if _, ok := texts[c.hit.ChunkRowID]; !ok && c.strong {
+						missing = append(missing, c.hit.ChunkRowID)
+					}
+				}
 			}
 		}
 		if len(missing) > 0 {
@@ -442,6 +449,7 @@ func citeGroup(q Query, g *group, texts map[int64]string) (Result, bool) {
 				Snippet: snip, Highlights: spans, LineStart: h.LineStart, LineEnd: h.LineEnd, Page: h.Page, Heading: strings.TrimSpace(inline(h.Heading)),
 				Score: round(g.score), Modes: c.modes}
 			r.AlsoIn, r.AlsoInCount = alsoIn(d, c, append(docs, g.holders...), g.dups)
+			r.OtherPassages, r.OtherPassagesCount = otherPassages(q, d, c, texts)
 			for _, n := range d.chunks {
 				if n != c && len(r.Next) < maxNext {
 					r.Next = append(r.Next, n.hit.ChunkID)
@@ -451,6 +459,49 @@ func citeGroup(q Query, g *group, texts map[int64]string) (Result, bool) {
 		}
 	}
 	return Result{}, false
+}
+
+// otherPassages are the places of d besides the cited chunk that the query found: its
+// candidate chunks that pass the floor of evidence themselves and whose snippet shows some of
+// the query's words (so never a chunk of markup alone, as citeGroup asks of the cited one).
+// Vectors alone are not enough here: within a document about the question every paragraph is
+// near it, and static vectors brought "the hedge along the lane was cut" for "heron colony"
+// (in semantic mode, which has no floor on cosines, every chunk of the document). The best
+// maxPassages of them (d.all is best first, ties by chunk ID), in the document's order (page,
+// line, chunk ID), and how many there are.
+func otherPassages(q Query, d *docCand, cited *chunkCand, texts map[int64]string) ([]Passage, int) {
+	var out []Passage
+	n := 0
+	for _, c := range d.all {
+		if c == cited || !c.strong {
+			continue
+		}
+		t, ok := texts[c.hit.ChunkRowID]
+		if !ok {
+			t = c.hit.Snippet
+		}
+		snip, spans, _ := snippet(t, q.Text, passageWidth)
+		if len(spans) == 0 { // no prose, or none of the query's words outside markup
+			continue
+		}
+		n++
+		if len(out) < maxPassages {
+			h := c.hit
+			out = append(out, Passage{ChunkID: h.ChunkID, LineStart: h.LineStart, LineEnd: h.LineEnd, Page: h.Page,
+				Heading: strings.TrimSpace(inline(h.Heading)), Snippet: snip, Highlights: spans})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Page != b.Page {
+			return a.Page < b.Page
+		}
+		if a.LineStart != b.LineStart {
+			return a.LineStart < b.LineStart
+		}
+		return a.ChunkID < b.ChunkID
+	})
+	return out, n
 }
 
 // alsoIn names the documents of a group other than the cited one, most specific first, each

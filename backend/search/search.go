@@ -133,6 +133,14 @@ type Result struct {
 	Modes       map[string]float64 `json:"modes"`                   // which halves found it, with their own scores
 	AlsoIn      []AlsoIn           `json:"also_in,omitempty"`       // other documents holding the same passage, most specific first (at most maxAlsoIn)
 	AlsoInCount int                `json:"also_in_count,omitempty"` // how many other documents hold it (AlsoIn may list fewer)
+	// OtherPassages are further places of the cited document that the query found, each
+	// with its own lines and snippet: the best maxPassages by score (ties by chunk ID), in
+	// the document's order. OtherPassagesCount is how many there are (OtherPassages may list
+	// fewer). A place counts when it passes the floor of evidence on its own and has prose to
+	// show, among the chunks each half of the search brought (candidateDepth): "4 more in this
+	// document" means four more passages as good as a result needs to be.
+	OtherPassages      []Passage `json:"other_passages,omitempty"`
+	OtherPassagesCount int       `json:"other_passages_count,omitempty"`
 	// Next are the cited document's further chunks that the query found, best first (at most
 	// maxNext): a caller that reads more than one passage of a document (ask) takes them from
 	// here rather than search again. Not part of any transport.
@@ -148,6 +156,24 @@ type AlsoIn struct {
 	LineEnd    int    `json:"line_end"`
 	Page       int    `json:"page,omitempty"`
 }
+
+// Passage is one more place in a result's document that the query found.
+type Passage struct {
+	ChunkID    string `json:"chunk_id"`
+	LineStart  int    `json:"line_start"`
+	LineEnd    int    `json:"line_end"`
+	Page       int    `json:"page,omitempty"`
+	Heading    string `json:"heading,omitempty"`
+	Snippet    string `json:"snippet"`    // as Result.Snippet, shorter (passageWidth words)
+	Highlights []Span `json:"highlights"` // as Result.Highlights
+}
+
+// maxPassages bounds a result's OtherPassages: enough to see where else a document answers,
+// few enough that a search of ten results stays a page an AI client reads whole.
+const maxPassages = 5
+
+// passageWidth is the words of an other passage's snippet (a result's own has 32).
+const passageWidth = 20
 
 // maxNext bounds a result's Next list.
 const maxNext = 2
@@ -191,6 +217,7 @@ type chunkCand struct {
 	share  float64            // keyword: share of the query's IDF mass (0 if not found by keyword)
 	cosine float64            // vector: cosine similarity (0 if not found by vectors)
 	byVec  bool               // found by the vector half
+	strong bool               // passes the floor of evidence on its own (Floor)
 	modes  map[string]float64 // for the result
 
 	shingles []uint64 // of its text, when its document is compared for shared passages
@@ -347,14 +374,18 @@ func (s *Searcher) Search(ctx context.Context, q Query) (*Response, error) {
 			}
 		}
 	}
+	// The floor of evidence, chunk by chunk: a group is kept if some chunk of it passes, and a
+	// document's other passages are those that pass.
+	for _, c := range cands {
+		c.strong = useKeyword && c.share > 0 && c.share >= floor.KeywordShare || useVector && c.byVec && c.cosine >= vectorFloor
+	}
 	groups, texts, err := s.rank(ctx, cands, stats, w)
 	if err != nil {
 		return nil, err
 	}
-	// The floor of evidence: a group is kept if some chunk of it passes either half's floor.
 	kept := groups[:0]
 	for _, g := range groups {
-		if g.passes(floor.KeywordShare, vectorFloor, useKeyword, useVector) {
+		if g.passes() {
 			kept = append(kept, g)
 		} else {
 			resp.Dropped++

@@ -25,7 +25,7 @@ func InsertDocument(ctx context.Context, q Q, d Document) (bool, error) {
 }
 
 const docCols = `document_id, payload_id, entity_id, kind, path, title, mime, size, mtime, pages, content_hash, duplicate_of, status,
-	phase_register, phase_analyze, phase_semantic, last_error, created_at, updated_at, doc_type, tags`
+	phase_register, phase_analyze, phase_semantic, last_error, created_at, updated_at, doc_type, tags, coalesce(changed_at, created_at)`
 
 func tagsJSON(tags []string) string {
 	if len(tags) == 0 {
@@ -40,7 +40,7 @@ func scanDocument(sc interface{ Scan(...any) error }) (Document, error) {
 	var payload, entity, path, mtime, dup, lastErr sql.NullString
 	var tags string
 	err := sc.Scan(&d.DocumentID, &payload, &entity, &d.Kind, &path, &d.Title, &d.Mime, &d.Size, &mtime, &d.Pages, &d.ContentHash, &dup, &d.Status,
-		&d.PhaseRegister, &d.PhaseAnalyze, &d.PhaseSemantic, &lastErr, &d.CreatedAt, &d.UpdatedAt, &d.DocType, &tags)
+		&d.PhaseRegister, &d.PhaseAnalyze, &d.PhaseSemantic, &lastErr, &d.CreatedAt, &d.UpdatedAt, &d.DocType, &tags, &d.ChangedAt)
 	if tags != "" && tags != "[]" {
 		_ = json.Unmarshal([]byte(tags), &d.Tags) // written by tagsJSON
 	}
@@ -270,14 +270,47 @@ type DocumentFilter struct {
 	FoldCase bool
 	DocType  string // TypePending: not analysed yet; TypeOther: analysed (or failed) without a type
 	// Recent orders by updated_at, newest first (ties by ID) instead of by path: what changed
-	// last, e.g. the newest failures a notice names.
+	// last, e.g. the newest failures a notice names. It overrides Sort.
 	Recent bool
+	// Sort is one of DocumentSorts ("" is SortPath); Desc reverses it, ties included, so
+	// that the descending list is exactly the ascending one read backwards.
+	Sort   string
+	Desc   bool
 	Limit  int
 	Offset int
 }
 
-// ListDocuments pages through documents by path then ID (or newest first, f.Recent).
-func ListDocuments(ctx context.Context, q Q, f DocumentFilter) ([]Document, int, error) {
+// Document listing orders (DocumentFilter.Sort). Each but SortPath walks an index of
+// migration 0017 in its order; TestDocumentSortsUseIndexes checks the plans.
+const (
+	SortPath   = "path"   // by path (a note by its title): what a folder listing shows; the default
+	SortAdded  = "added"  // when Strata got the current content: added, or the file's content changed (ChangedAt)
+	SortName   = "name"   // by title, case-insensitive
+	SortSize   = "size"   // by size in bytes
+	SortStatus = "status" // failed, registered, analyzed, semantic, removed
+)
+
+// documentSort is an order's ORDER BY expression, written exactly as its index in migration
+// 0017 is (SQLite uses an expression index only for the same expression), and that index.
+type documentSort struct{ key, index string }
+
+var documentSorts = map[string]documentSort{
+	"":         {"coalesce(path, title)", ""},
+	SortPath:   {"coalesce(path, title)", ""},
+	SortAdded:  {"coalesce(changed_at, created_at)", "documents_by_added"},
+	SortName:   {"title COLLATE NOCASE", "documents_by_name"},
+	SortSize:   {"size", "documents_by_size"},
+	SortStatus: {"CASE status WHEN 'failed' THEN 0 WHEN 'registered' THEN 1 WHEN 'analyzed' THEN 2 WHEN 'semantic' THEN 3 ELSE 4 END", "documents_by_status"},
+}
+
+// ValidDocumentSort reports whether s names a listing order ("" is the default).
+func ValidDocumentSort(s string) bool {
+	_, ok := documentSorts[s]
+	return ok
+}
+
+// documentWhere is the WHERE clause of a listing and its arguments.
+func documentWhere(f DocumentFilter) (string, []any) {
 	where, args := "1=1", []any{}
 	if f.Status != "" {
 		where += " AND status = ?"
@@ -287,6 +320,16 @@ func ListDocuments(ctx context.Context, q Q, f DocumentFilter) ([]Document, int,
 		cond, a := pathPrefix("path", f.PathPrefix, f.FoldCase)
 		where += " AND " + cond
 		args = append(args, a...)
+		// On a case-sensitive host a byte range lets documents_path narrow the scan (neither
+		// substr nor LIKE can use a BINARY index); the condition above keeps the exact meaning.
+		if !f.FoldCase {
+			where += " AND path >= ?"
+			args = append(args, f.PathPrefix)
+			if end, ok := prefixEnd(f.PathPrefix); ok {
+				where += " AND path < ?"
+				args = append(args, end)
+			}
+		}
 	}
 	switch f.DocType {
 	case "":
@@ -298,21 +341,73 @@ func ListDocuments(ctx context.Context, q Q, f DocumentFilter) ([]Document, int,
 		where += " AND doc_type = ?"
 		args = append(args, f.DocType)
 	}
+	return where, args
+}
+
+// prefixEnd is the least string above every string that starts with p, byte-wise (SQLite's
+// BINARY order; a path may hold bytes that are not UTF-8): p with its last byte below 0xff
+// incremented. ok is false when there is none (p is all 0xff bytes).
+func prefixEnd(p string) (string, bool) {
+	b := []byte(p)
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] < 0xff {
+			b[i]++
+			return string(b[:i+1]), true
+		}
+	}
+	return "", false
+}
+
+// documentFrom is the FROM clause of a listing's page: an order with an index reads it from
+// that index, which holds the filtered columns too, so a page walks one index at most (see
+// migration 0017 for what the planner chose on its own).
+func documentFrom(f DocumentFilter) string {
+	if s := documentSorts[f.Sort]; s.index != "" && !f.Recent {
+		return "documents INDEXED BY " + s.index
+	}
+	return "documents"
+}
+
+// documentOrder is the ORDER BY clause of a listing: its sort key, then the ID, both in the
+// listing's direction.
+func documentOrder(f DocumentFilter) string {
+	if f.Recent {
+		return "updated_at DESC, document_id"
+	}
+	dir := ""
+	if f.Desc {
+		dir = " DESC"
+	}
+	return documentSorts[f.Sort].key + dir + ", document_id" + dir
+}
+
+// ListDocuments pages through documents in f's order (by path then ID by default), with the
+// number of documents f selects.
+func ListDocuments(ctx context.Context, q Q, f DocumentFilter) ([]Document, int, error) {
+	if !ValidDocumentSort(f.Sort) {
+		return nil, 0, fmt.Errorf("list documents: unknown order %q", f.Sort)
+	}
+	where, args := documentWhere(f)
 	var total int
+	// The count is left to the planner: documents_status and documents_path answer it from
+	// the index alone, faster than walking a sort's index.
 	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM documents WHERE `+where, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count documents: %w", err)
 	}
-	order := "coalesce(path, title), document_id"
-	if f.Recent {
-		order = "updated_at DESC, document_id"
-	}
-	rows, err := q.QueryContext(ctx, `SELECT `+docCols+` FROM documents WHERE `+where+` ORDER BY `+order+` LIMIT ? OFFSET ?`,
-		append(args, f.Limit, f.Offset)...)
+	page, args := documentPage(f)
+	rows, err := q.QueryContext(ctx, page, args...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list documents: %w", err)
 	}
 	list, err := collectDocuments(rows)
 	return list, total, err
+}
+
+// documentPage is the statement reading a page of f, and its arguments.
+func documentPage(f DocumentFilter) (string, []any) {
+	where, args := documentWhere(f)
+	return `SELECT ` + docCols + ` FROM ` + documentFrom(f) + ` WHERE ` + where + ` ORDER BY ` + documentOrder(f) + ` LIMIT ? OFFSET ?`,
+		append(args, f.Limit, f.Offset)
 }
 
 // FileDocumentsUnder lists file documents (not removed) whose path starts with prefix (a

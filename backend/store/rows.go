@@ -65,6 +65,10 @@ type Document struct {
 	LastError     json.RawMessage `json:"last_error,omitempty"`
 	CreatedAt     string          `json:"created_at"`
 	UpdatedAt     string          `json:"updated_at"`
+	// ChangedAt is when Strata got the document's current content: CreatedAt, or later when
+	// its file's content changed (a trigger of migration 0017 keeps it). It is what the
+	// Library's "newest first" orders by; UpdatedAt moves with every phase. Read-only.
+	ChangedAt string `json:"changed_at"`
 	// Not columns: the engine fills them for clients (the store leaves them empty).
 	// DuplicateOfPath is the path of the document DuplicateOf names.
 	DuplicateOfPath string `json:"duplicate_of_path,omitempty"`

@@ -53,7 +53,16 @@ export function isDesktop(): boolean {
 }
 
 /** Calls one App method by name with positional arguments. */
-export async function call<T>(method: string, ...args: unknown[]): Promise<T> {
+export function call<T>(method: string, ...args: unknown[]): Promise<T> {
+  return callWith<T>({}, method, ...args);
+}
+
+/**
+ * call, with a signal that aborts the request: a browser's fetch stops (the answer is never
+ * read) and the call rejects with ABORTED. The window's bindings cannot be aborted: there the
+ * caller drops the stale answer itself (async.ts, Latest).
+ */
+export async function callWith<T>(opts: { signal?: AbortSignal }, method: string, ...args: unknown[]): Promise<T> {
   const bound = win()?.go?.app?.App;
   if (bound) {
     const fn = bound[method];
@@ -71,11 +80,19 @@ export async function call<T>(method: string, ...args: unknown[]): Promise<T> {
       headers: { 'Content-Type': 'application/json' },
       credentials: 'same-origin',
       body: JSON.stringify(args),
+      signal: opts.signal,
     });
   } catch {
+    if (opts.signal?.aborted) throw new ApiError('ABORTED', `${method} was replaced by a newer request`);
     throw new ApiError('NETWORK_ERROR', 'Strata is not answering', 'is `strata serve` (or the app) still running?');
   }
-  const text = await res.text();
+  let text: string;
+  try {
+    text = await res.text();
+  } catch {
+    if (opts.signal?.aborted) throw new ApiError('ABORTED', `${method} was replaced by a newer request`);
+    throw new ApiError('NETWORK_ERROR', 'Strata stopped answering in the middle of a reply', 'is `strata serve` (or the app) still running?');
+  }
   if (!res.ok) {
     const env = parseEnvelope(text);
     if (env) throw ApiError.from(env);
@@ -117,7 +134,7 @@ export const api = {
   document: (id: string) => call<DocumentView>('Document', id),
   retry: (id: string) => call<IngestResult>('Retry', id),
   errorCodes: () => call<ErrorCode[]>('ErrorCodes'),
-  search: (r: SearchRequest) => call<SearchResponse>('Search', r),
+  search: (r: SearchRequest, signal?: AbortSignal) => callWith<SearchResponse>({ signal }, 'Search', r),
   entity: (id: string, at = '') => call<Snapshot>('Entity', id, at),
   observations: (id: string, limit = 50, offset = 0) => call<ObservationPage>('Observations', id, limit, offset),
   provenance: (id: string, field: string) => call<FieldProvenance>('Provenance', id, field),

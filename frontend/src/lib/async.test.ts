@@ -87,9 +87,11 @@ describe('liveQuery', () => {
 
   it('debounces typing and delivers only the latest answer', async () => {
     const pending = new Map<string, ReturnType<typeof deferred<string>>>();
-    const request = vi.fn((q: string) => {
+    const signals = new Map<string, AbortSignal>();
+    const request = vi.fn((q: string, signal: AbortSignal) => {
       const d = deferred<string>();
       pending.set(q, d);
+      signals.set(q, signal);
       return d.promise;
     });
     const results: string[] = [];
@@ -104,11 +106,14 @@ describe('liveQuery', () => {
     live.input('he');
     vi.advanceTimersByTime(150);
     expect(request).toHaveBeenCalledTimes(1);
-    expect(request).toHaveBeenLastCalledWith('he');
+    expect(request.mock.lastCall?.[0]).toBe('he');
     live.input('her');
     live.input('heron');
     vi.advanceTimersByTime(150);
     expect(request).toHaveBeenCalledTimes(2);
+    // the stale request is aborted (a browser's fetch stops), the newest is not
+    expect(signals.get('he')!.aborted).toBe(true);
+    expect(signals.get('heron')!.aborted).toBe(false);
     // the newer query answers first, the older one late
     pending.get('heron')!.resolve('results for heron');
     await vi.runAllTimersAsync();
@@ -117,15 +122,52 @@ describe('liveQuery', () => {
     expect(results).toEqual(['results for heron']);
   });
 
+  it('a key drops the answer on its way: results wait for the pause', async () => {
+    const pending = new Map<string, ReturnType<typeof deferred<string>>>();
+    const signals = new Map<string, AbortSignal>();
+    const results: string[] = [];
+    const live = liveQuery<string, string>({
+      ms: 100,
+      isEmpty: (q) => q === '',
+      request: (q, signal) => {
+        const d = deferred<string>();
+        pending.set(q, d);
+        signals.set(q, signal);
+        return d.promise;
+      },
+      onResult: (r) => results.push(r),
+      onError: () => results.push('error'),
+    });
+    live.input('gz');
+    vi.advanceTimersByTime(100); // 'gz' is asked for
+    live.input('gzi'); // a key while it is on its way
+    expect(signals.get('gz')!.aborted).toBe(true);
+    pending.get('gz')!.resolve('results for gz');
+    await vi.runAllTimersAsync(); // 'gzi' is asked for after the pause
+    expect(results).toEqual([]);
+    pending.get('gzi')!.resolve('results for gzi');
+    await vi.runAllTimersAsync();
+    expect(results).toEqual(['results for gzi']);
+  });
+
   it('clearing the input cancels what is pending and in flight', async () => {
     const d = deferred<string>();
     const onResult = vi.fn();
     const onClear = vi.fn();
-    const live = liveQuery<string, string>({ ms: 150, isEmpty: (q) => q === '', request: () => d.promise, onResult, onError: vi.fn(), onClear });
+    let signal: AbortSignal | undefined;
+    const live = liveQuery<string, string>({
+      ms: 150,
+      isEmpty: (q) => q === '',
+      request: (_q, s) => ((signal = s), d.promise),
+      onResult,
+      onError: vi.fn(),
+      onClear,
+    });
     live.input('acme');
     vi.advanceTimersByTime(150);
     live.input('');
     expect(onClear).toHaveBeenCalledTimes(1);
+    expect(signal?.aborted).toBe(true);
     d.resolve('late');
     await vi.runAllTimersAsync();
     expect(onResult).not.toHaveBeenCalled();

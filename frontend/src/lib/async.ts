@@ -75,36 +75,54 @@ export class Latest {
 
 /**
  * As-you-type: waits ms after the last input, then runs the request, delivering only the latest
- * answer. An empty input cancels what is pending and in flight and calls onClear.
+ * answer; typing again drops the answer on its way. A request that a newer one replaces is
+ * aborted through its signal (a browser's fetch then stops; the window's bindings cannot
+ * abort, and the stale answer is dropped when it comes). An empty input cancels what is
+ * pending and in flight and calls onClear.
  */
 export function liveQuery<Q, R>(opts: {
   ms: number;
   isEmpty: (q: Q) => boolean;
-  request: (q: Q) => Promise<R>;
+  request: (q: Q, signal: AbortSignal) => Promise<R>;
   onStart?: (q: Q) => void;
   onResult: (r: R, q: Q) => void;
   onError: (e: unknown, q: Q) => void;
   onClear?: () => void;
 }): { input(q: Q): void; now(q: Q): void; cancel(): void } {
   const latest = new Latest();
+  let inflight: AbortController | undefined;
+  const abort = () => {
+    inflight?.abort();
+    inflight = undefined;
+  };
   const fire = async (q: Q) => {
+    abort();
+    const ctl = new AbortController();
+    inflight = ctl;
     opts.onStart?.(q);
     try {
-      const r = await latest.run(() => opts.request(q));
+      const r = await latest.run(() => opts.request(q, ctl.signal));
       if (!r.stale) opts.onResult(r.value, q);
     } catch (e) {
       opts.onError(e, q);
+    } finally {
+      if (inflight === ctl) inflight = undefined;
     }
   };
   const d = debounce(fire, opts.ms);
   const clear = () => {
     d.cancel();
     latest.invalidate();
+    abort();
     opts.onClear?.();
   };
   return {
     input(q: Q) {
       if (opts.isEmpty(q)) return clear();
+      // A key makes the answer on its way stale: it is never shown (nor read, in a browser),
+      // so results render once typing pauses, not behind every key while it goes on.
+      latest.invalidate();
+      abort();
       d(q);
     },
     now(q: Q) {
@@ -115,6 +133,7 @@ export function liveQuery<Q, R>(opts: {
     cancel() {
       d.cancel();
       latest.invalidate();
+      abort();
     },
   };
 }

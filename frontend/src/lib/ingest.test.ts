@@ -15,6 +15,7 @@ const doc = (patch: Partial<Document>): Document => ({
   phase_semantic: 'pending',
   created_at: '',
   updated_at: '',
+  changed_at: '',
   can_retry: true,
   ...patch,
 });

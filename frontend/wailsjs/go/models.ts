@@ -113,6 +113,7 @@ export namespace engine {
 	    last_error?: number[];
 	    created_at: string;
 	    updated_at: string;
+	    changed_at: string;
 	    duplicate_of_path?: string;
 	    note?: string;
 	    can_retry: boolean;
@@ -130,8 +131,17 @@ export namespace engine {
 	    path?: string;
 	    type?: string;
 	    recent?: boolean;
+	    sort?: DocumentSort;
+	    desc?: boolean;
 	    limit?: number;
 	    offset?: number;
+	}
+	export enum DocumentSort {
+	    Added = "added",
+	    Name = "name",
+	    Path = "path",
+	    Size = "size",
+	    Status = "status",
 	}
 	export interface DocumentView {
 	    document_id: string;
@@ -155,6 +165,7 @@ export namespace engine {
 	    last_error?: number[];
 	    created_at: string;
 	    updated_at: string;
+	    changed_at: string;
 	    duplicate_of_path?: string;
 	    note?: string;
 	    can_retry: boolean;
@@ -601,6 +612,15 @@ export namespace search {
 	    Vector: number;
 	    Known: number;
 	}
+	export interface Passage {
+	    chunk_id: string;
+	    line_start: number;
+	    line_end: number;
+	    page?: number;
+	    heading?: string;
+	    snippet: string;
+	    highlights: Span[];
+	}
 	export interface Result {
 	    document_id: string;
 	    path?: string;
@@ -616,6 +636,8 @@ export namespace search {
 	    modes: Record<string, number>;
 	    also_in?: AlsoIn[];
 	    also_in_count?: number;
+	    other_passages?: Passage[];
+	    other_passages_count?: number;
 	}
 	export interface Span {
 	    start: number;
@@ -696,6 +718,7 @@ export namespace store {
 	    last_error?: number[];
 	    created_at: string;
 	    updated_at: string;
+	    changed_at: string;
 	    duplicate_of_path?: string;
 	    note?: string;
 	    can_retry: boolean;
