@@ -2,17 +2,7 @@
 
 package autostart
 
-import (
-	"bytes"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
-
-	"github.com/strata-app/strata/backend/atomicfile"
-)
+import "strings"
 
 // On macOS the login item is a LaunchAgent: launchd reads ~/Library/LaunchAgents at login. A
 // plist written there is loaded at the next login; nothing is started now (the app already
@@ -31,11 +21,7 @@ func enable(env Env, e Entry) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
-	}
-	// launchd refuses an agent whose plist others may write.
-	return atomicfile.Write(path, bytes.NewReader(LaunchAgent(e)), 0o644)
+	return writeItem(path, LaunchAgent(e), 0o755)
 }
 
 func disable(env Env) error {
@@ -43,10 +29,7 @@ func disable(env Env) error {
 	if err != nil {
 		return err
 	}
-	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("remove %s: %w", path, err)
-	}
-	return nil
+	return removeItem(path)
 }
 
 func state(env Env) (State, error) {
@@ -54,16 +37,8 @@ func state(env Env) (State, error) {
 	if err != nil {
 		return State{}, err
 	}
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return State{Location: path}, nil
-	}
-	if err != nil {
-		return State{Location: path}, fmt.Errorf("read %s: %w", path, err)
-	}
-	args, err := readLaunchAgent(b)
-	if err != nil {
-		return State{Location: path}, err
-	}
-	return State{Enabled: len(args) > 0, Location: path, Command: strings.Join(args, " ")}, nil
+	return readItem(path, func(b []byte) (string, bool, error) {
+		args, err := readLaunchAgent(b)
+		return strings.Join(args, " "), len(args) > 0, err
+	})
 }

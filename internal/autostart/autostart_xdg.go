@@ -2,17 +2,6 @@
 
 package autostart
 
-import (
-	"bytes"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-
-	"github.com/strata-app/strata/backend/atomicfile"
-)
-
 // On Linux and the BSDs the login item is an XDG autostart entry, which GNOME, KDE, Xfce,
 // Cinnamon, MATE and LXQt all read at login.
 
@@ -31,10 +20,7 @@ func enable(env Env, e Entry) error {
 		return err
 	}
 	// ~/.config is private to its owner (XDG says 0700); autostart/ inside it follows.
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
-	}
-	return atomicfile.Write(path, bytes.NewReader(text), 0o644)
+	return writeItem(path, text, 0o700)
 }
 
 func disable(env Env) error {
@@ -42,10 +28,7 @@ func disable(env Env) error {
 	if err != nil {
 		return err
 	}
-	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("remove %s: %w", path, err)
-	}
-	return nil
+	return removeItem(path)
 }
 
 func state(env Env) (State, error) {
@@ -53,13 +36,8 @@ func state(env Env) (State, error) {
 	if err != nil {
 		return State{}, err
 	}
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return State{Location: path}, nil
-	}
-	if err != nil {
-		return State{Location: path}, fmt.Errorf("read %s: %w", path, err)
-	}
-	exec, on := readDesktopEntry(b)
-	return State{Enabled: on && exec != "", Location: path, Command: exec}, nil
+	return readItem(path, func(b []byte) (string, bool, error) {
+		exec, on := readDesktopEntry(b)
+		return exec, on && exec != "", nil
+	})
 }
