@@ -54,7 +54,8 @@ func TestFileCommands(t *testing.T) {
 	if r := strata(t, dir, "", "document", alpha); r.code != 0 || !strings.Contains(r.out, "lines 1–3") || !strings.Contains(r.out, "analyze=done") {
 		t.Errorf("document: %+v", r)
 	}
-	if r := strata(t, dir, "", "search", "invoice"); r.code != 0 || !strings.Contains(r.out, "a.md:1") || !strings.Contains(r.out, "[Invoice]") {
+	// The result cites the line of the word it shows (line 3), not its section's first line.
+	if r := strata(t, dir, "", "search", "invoice"); r.code != 0 || !strings.Contains(r.out, "a.md:3") || !strings.Contains(r.out, "[Invoice]") {
 		t.Errorf("search: %+v", r)
 	}
 	if r := strata(t, dir, "", "search"); r.code != 2 {

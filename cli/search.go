@@ -41,7 +41,7 @@ func searchCmd(g *globals) *cobra.Command {
 						if res.Page > 0 {
 							loc += fmt.Sprintf(" p.%d", res.Page)
 						}
-						loc += fmt.Sprintf(":%d", res.LineStart)
+						loc += fmt.Sprintf(":%d", citedLine(res.Line, res.LineStart))
 						fmt.Fprintf(w, "%2d. %s  %s\n", i+1, loc, res.Title)
 						if res.Heading != "" {
 							fmt.Fprintf(w, "    § %s\n", res.Heading)
@@ -119,9 +119,9 @@ func otherPassages(res engine.SearchResult) string {
 	var locs []string
 	for _, p := range res.OtherPassages {
 		if p.Page > 0 {
-			locs = append(locs, fmt.Sprintf("p.%d:%d", p.Page, p.LineStart))
+			locs = append(locs, fmt.Sprintf("p.%d:%d", p.Page, citedLine(p.Line, p.LineStart)))
 		} else {
-			locs = append(locs, fmt.Sprint(p.LineStart))
+			locs = append(locs, fmt.Sprint(citedLine(p.Line, p.LineStart)))
 		}
 	}
 	at := strings.Join(locs, ", ")
@@ -145,4 +145,13 @@ func place(path, documentID string, page, line int) string {
 		path += fmt.Sprintf(" p.%d", page)
 	}
 	return fmt.Sprintf("%s:%d", path, line)
+}
+
+// citedLine is the line a result cites: that of the words its snippet shows (line), else its
+// passage's first line.
+func citedLine(line, start int) int {
+	if line > 0 {
+		return line
+	}
+	return start
 }

@@ -2,6 +2,8 @@ package engine_test
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -236,4 +238,138 @@ func TestRankingIndependentOfLimit(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestResultsNameEachPlaceOnce: over every quality question, in each mode, a result's also_in
+// names each other document once and never the cited one, and its other_passages are distinct
+// chunks of its document other than the cited one. A document named twice is not only wrong:
+// the UI keys these lists by ID, and a repeated key stopped the search screen from drawing (the
+// Rust book of two toolchains, where a whole-book page outranked the chapter it holds).
+func TestResultsNameEachPlaceOnce(t *testing.T) {
+	var questions []quality.Question
+	for _, f := range []string{quality.QuestionsFile(), quality.MixedQuestionsFile(), quality.HeldOutQuestionsFile()} {
+		list, err := quality.LoadQuestions(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		questions = append(questions, list...)
+	}
+	checked := 0
+	for _, q := range questions {
+		for _, mode := range []string{"hybrid", "keyword", "semantic"} {
+			resp := searchCorpus(t, engine.SearchRequest{Query: q.Question, Mode: mode})
+			for _, r := range resp.Results {
+				seen := map[string]bool{r.DocumentID: true}
+				for _, a := range r.AlsoIn {
+					if seen[a.DocumentID] {
+						t.Errorf("%s %q: %s names %s twice or as itself in also_in", mode, q.Question, r.Path, a.Path)
+					}
+					seen[a.DocumentID] = true
+					checked++
+				}
+				chunks := map[string]bool{r.ChunkID: true}
+				for _, p := range r.OtherPassages {
+					if chunks[p.ChunkID] {
+						t.Errorf("%s %q: %s repeats passage %s (line %d)", mode, q.Question, r.Path, p.ChunkID, p.LineStart)
+					}
+					chunks[p.ChunkID] = true
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no result named another document: the check saw nothing")
+	}
+}
+
+// TestCitedLineHoldsTheSnippet: a result and each of its other passages cite the line of the
+// file that holds the snippet's first highlighted word (Line), not only the first line of the
+// chunk (a section that may begin twenty lines higher). Checked over every quality question
+// against the files themselves: the word is on the cited line or, where a reader folded a
+// wrapped paragraph into one line of text, within the next three.
+func TestCitedLineHoldsTheSnippet(t *testing.T) {
+	var questions []quality.Question
+	for _, f := range []string{quality.QuestionsFile(), quality.MixedQuestionsFile()} {
+		list, err := quality.LoadQuestions(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		questions = append(questions, list...)
+	}
+	files := map[string][]string{}
+	lineOf := func(path string, n int) string {
+		ls, ok := files[path]
+		if !ok {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ls = strings.Split(strings.ToLower(string(b)), "\n")
+			files[path] = ls
+		}
+		if n < 1 || n > len(ls) {
+			return ""
+		}
+		return ls[n-1]
+	}
+	holds := func(path string, line int, word string) bool {
+		for n := line; n <= line+3; n++ {
+			if strings.Contains(lineOf(path, n), word) {
+				return true
+			}
+		}
+		return false
+	}
+	var total, onLine, onFirst int
+	var misses []string
+	check := func(path string, page, line, first int, snip string, spans []search.Span) {
+		if page > 0 || len(spans) == 0 || strings.HasSuffix(path, ".pdf") {
+			return
+		}
+		word := strings.ToLower(utf16Slice(snip, spans[0].Start, spans[0].End))
+		total++
+		if holds(path, line, word) {
+			onLine++
+		} else if len(misses) < 8 {
+			misses = append(misses, fmt.Sprintf("%s:%d lacks %q", corpusRel(t, path), line, word))
+		}
+		if holds(path, first, word) {
+			onFirst++
+		}
+	}
+	for _, q := range questions {
+		for _, mode := range []string{"hybrid", "keyword"} {
+			for _, r := range searchCorpus(t, engine.SearchRequest{Query: q.Question, Mode: mode}).Results {
+				if r.Line < r.LineStart || r.Line > max(r.LineEnd, r.LineStart) {
+					t.Errorf("%q: %s line %d outside its chunk %d–%d", q.Question, r.Path, r.Line, r.LineStart, r.LineEnd)
+				}
+				check(r.Path, r.Page, r.Line, r.LineStart, r.Snippet, r.Highlights)
+				for _, p := range r.OtherPassages {
+					check(r.Path, p.Page, p.Line, p.LineStart, p.Snippet, p.Highlights)
+				}
+			}
+		}
+	}
+	t.Logf("%d citations: the highlighted word on the cited line (or the next three) %d (%.3f); on the chunk's first line %d (%.3f)",
+		total, onLine, float64(onLine)/float64(total), onFirst, float64(onFirst)/float64(total))
+	if total < 500 || float64(onLine) < 0.97*float64(total) {
+		t.Errorf("%d of %d citations hold their highlighted word; for example %v", onLine, total, misses)
+	}
+}
+
+// utf16Slice is s[from:to] in UTF-16 units (a Span's).
+func utf16Slice(s string, from, to int) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if n >= from && n < to {
+			b.WriteRune(r)
+		}
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return b.String()
 }

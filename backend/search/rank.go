@@ -175,7 +175,11 @@ func (s *Searcher) rank(ctx context.Context, cands map[int64]*chunkCand, st kwSt
 			r = d // beyond the compared documents: a result of its own
 		}
 		if g := byRoot[r]; g != nil {
-			g.docs = append(g.docs, d)
+			// A root that ranks below a document it holds joined its group when that
+			// document made it (below): it is a member once.
+			if !slices.Contains(g.docs, d) {
+				g.docs = append(g.docs, d)
+			}
 			continue
 		}
 		g := &group{docs: []*docCand{d}, score: d.score}
@@ -419,11 +423,23 @@ func (s *Searcher) cite(ctx context.Context, q Query, groups []*group, texts map
 				texts[id] = t
 			}
 		}
+		var ids []int64
+		for _, g := range batch {
+			for _, d := range g.docs {
+				for _, c := range d.all {
+					ids = append(ids, c.hit.ChunkRowID)
+				}
+			}
+		}
+		maps, err := store.ChunkLineMaps(ctx, s.DB.Reader(), ids)
+		if err != nil {
+			return nil, err
+		}
 		for _, g := range batch {
 			if len(out) == q.Limit {
 				break
 			}
-			if r, ok := citeGroup(q, g, texts); ok {
+			if r, ok := citeGroup(q, g, texts, maps); ok {
 				out = append(out, r)
 			}
 		}
@@ -431,7 +447,7 @@ func (s *Searcher) cite(ctx context.Context, q Query, groups []*group, texts map
 	return out, nil
 }
 
-func citeGroup(q Query, g *group, texts map[int64]string) (Result, bool) {
+func citeGroup(q Query, g *group, texts map[int64]string, maps map[int64][]int) (Result, bool) {
 	docs := slices.Clone(g.docs)
 	sort.SliceStable(docs, func(i, j int) bool { return moreSpecific(docs[i].ref, docs[j].ref, docs[i].hasRef, docs[j].hasRef) })
 	for _, d := range docs {
@@ -448,8 +464,9 @@ func citeGroup(q Query, g *group, texts map[int64]string) (Result, bool) {
 			r := Result{DocumentID: h.DocumentID, Path: h.Path, Title: h.Title, ChunkID: h.ChunkID,
 				Snippet: snip, Highlights: spans, LineStart: h.LineStart, LineEnd: h.LineEnd, Page: h.Page, Heading: strings.TrimSpace(inline(h.Heading)),
 				Score: round(g.score), Modes: c.modes}
+			r.Line = citeLine(h, maps[h.ChunkRowID], t, snip, spans)
 			r.AlsoIn, r.AlsoInCount = alsoIn(d, c, append(docs, g.holders...), g.dups)
-			r.OtherPassages, r.OtherPassagesCount = otherPassages(q, d, c, texts)
+			r.OtherPassages, r.OtherPassagesCount = otherPassages(q, d, c, texts, maps)
 			for _, n := range d.chunks {
 				if n != c && len(r.Next) < maxNext {
 					r.Next = append(r.Next, n.hit.ChunkID)
@@ -469,7 +486,7 @@ func citeGroup(q Query, g *group, texts map[int64]string) (Result, bool) {
 // (in semantic mode, which has no floor on cosines, every chunk of the document). The best
 // maxPassages of them (d.all is best first, ties by chunk ID), in the document's order (page,
 // line, chunk ID), and how many there are.
-func otherPassages(q Query, d *docCand, cited *chunkCand, texts map[int64]string) ([]Passage, int) {
+func otherPassages(q Query, d *docCand, cited *chunkCand, texts map[int64]string, maps map[int64][]int) ([]Passage, int) {
 	var out []Passage
 	n := 0
 	for _, c := range d.all {
@@ -487,8 +504,8 @@ func otherPassages(q Query, d *docCand, cited *chunkCand, texts map[int64]string
 		n++
 		if len(out) < maxPassages {
 			h := c.hit
-			out = append(out, Passage{ChunkID: h.ChunkID, LineStart: h.LineStart, LineEnd: h.LineEnd, Page: h.Page,
-				Heading: strings.TrimSpace(inline(h.Heading)), Snippet: snip, Highlights: spans})
+			out = append(out, Passage{ChunkID: h.ChunkID, LineStart: h.LineStart, LineEnd: h.LineEnd, Line: citeLine(h, maps[h.ChunkRowID], t, snip, spans),
+				Page: h.Page, Heading: strings.TrimSpace(inline(h.Heading)), Snippet: snip, Highlights: spans})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -496,8 +513,8 @@ func otherPassages(q Query, d *docCand, cited *chunkCand, texts map[int64]string
 		if a.Page != b.Page {
 			return a.Page < b.Page
 		}
-		if a.LineStart != b.LineStart {
-			return a.LineStart < b.LineStart
+		if a.Line != b.Line {
+			return a.Line < b.Line
 		}
 		return a.ChunkID < b.ChunkID
 	})

@@ -127,6 +127,7 @@ type Result struct {
 	Highlights  []Span             `json:"highlights"` // the matched words in Snippet, in UTF-16 code units (see Span)
 	LineStart   int                `json:"line_start"`
 	LineEnd     int                `json:"line_end"`
+	Line        int                `json:"line,omitempty"` // the file's line of the snippet's first highlighted word (of its paragraph where a reader folded one, as in HTML), within LineStart–LineEnd: what a citation names
 	Page        int                `json:"page,omitempty"`
 	Heading     string             `json:"heading,omitempty"`
 	Score       float64            `json:"score"`
@@ -162,6 +163,7 @@ type Passage struct {
 	ChunkID    string `json:"chunk_id"`
 	LineStart  int    `json:"line_start"`
 	LineEnd    int    `json:"line_end"`
+	Line       int    `json:"line,omitempty"` // as Result.Line
 	Page       int    `json:"page,omitempty"`
 	Heading    string `json:"heading,omitempty"`
 	Snippet    string `json:"snippet"`    // as Result.Snippet, shorter (passageWidth words)

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -125,6 +126,37 @@ func ChunkTexts(ctx context.Context, q Q, rowids []int64) (map[int64]string, err
 				return fmt.Errorf("chunk texts: %w", err)
 			}
 			out[id] = t
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// ChunkLineMaps reads, by rowid, the line maps of those chunks that have one (Chunk.Lines: a
+// reader rewrote the file, so the text's lines do not simply count up from LineStart).
+func ChunkLineMaps(ctx context.Context, q Q, rowids []int64) (map[int64][]int, error) {
+	out := map[int64][]int{}
+	err := inBatches(rowids, func(part []int64) error {
+		args := make([]any, len(part))
+		for i, id := range part {
+			args[i] = id
+		}
+		rows, err := q.QueryContext(ctx, `SELECT rowid, lines FROM chunks WHERE lines IS NOT NULL AND rowid IN (`+qmarks(len(part))+`)`, args...)
+		if err != nil {
+			return fmt.Errorf("chunk line maps: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var lines string
+			if err := rows.Scan(&id, &lines); err != nil {
+				return fmt.Errorf("chunk line maps: %w", err)
+			}
+			var l []int
+			if err := json.Unmarshal([]byte(lines), &l); err != nil {
+				return fmt.Errorf("decode the line map of chunk %d: %w", id, err)
+			}
+			out[id] = l
 		}
 		return rows.Err()
 	})

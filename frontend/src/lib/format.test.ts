@@ -16,6 +16,8 @@ import {
 describe('citation', () => {
   it('cites path:line for text files', () => {
     expect(citation({ path: '/tmp/ui-src/invoice.md', line_start: 1, line_end: 8 })).toBe('/tmp/ui-src/invoice.md:1');
+    // A search result cites the line of the words its snippet shows, inside its passage.
+    expect(citation({ path: '/tmp/ui-src/invoice.md', line_start: 1, line_end: 8, line: 6 })).toBe('/tmp/ui-src/invoice.md:6');
   });
   it('cites the page for PDFs', () => {
     expect(citation({ path: '/docs/a.pdf', line_start: 40, page: 3 })).toBe('/docs/a.pdf p. 3');

@@ -5,6 +5,8 @@ export interface Citable {
   title?: string;
   line_start?: number;
   line_end?: number;
+  /** The line of the words shown (a search result's snippet), inside line_start–line_end. */
+  line?: number;
   page?: number;
 }
 
@@ -14,7 +16,7 @@ export interface Citable {
  */
 export function citation(c: Citable): string {
   const page = c.page && c.page > 0 ? c.page : 0;
-  const line = c.line_start && c.line_start > 0 ? c.line_start : 0;
+  const line = c.line && c.line > 0 ? c.line : c.line_start && c.line_start > 0 ? c.line_start : 0;
   if (c.path) {
     if (page) return `${c.path} p. ${page}`;
     if (line) return `${c.path}:${line}`;

@@ -616,6 +616,7 @@ export namespace search {
 	    chunk_id: string;
 	    line_start: number;
 	    line_end: number;
+	    line?: number;
 	    page?: number;
 	    heading?: string;
 	    snippet: string;
@@ -630,6 +631,7 @@ export namespace search {
 	    highlights: Span[];
 	    line_start: number;
 	    line_end: number;
+	    line?: number;
 	    page?: number;
 	    heading?: string;
 	    score: number;
