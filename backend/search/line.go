@@ -1,8 +1,9 @@
 package search
 
 import (
-	"regexp"
+	"context"
 	"strings"
+	"unicode"
 
 	"github.com/strata-app/strata/backend/store"
 )
@@ -11,39 +12,64 @@ import (
 // begins, which may be twenty lines above the words a snippet shows. A citation lands on the
 // source's own line: snippetLine finds the line of the chunk's text that holds the snippet's
 // first highlighted word, and the chunk's line map (store.Chunk.FileLine) turns it into the
-// file's line.
+// file's line (fillLines, once for all the results of a search).
 
 // snippetLine is the 0-based line of text holding the first highlighted word of snip (a snippet
 // of text, see snippet), found as that word and up to four words after it in the same order.
-// Only letters and digits are compared: the snippet joins the text's words with single spaces
-// and leaves out what a reader's markup put around them (the angle brackets of a man page's
-// <https://…>), so anything else may stand between them. When the words are not found in that
-// order (a code block the snippet left out falls between), fewer are looked for. ok is false
-// when the snippet has no highlight or its word is not in text.
+// Only runs of letters and digits are compared: the snippet joins the text's words with single
+// spaces and leaves out what a reader's markup put around them (the angle brackets of a man
+// page's <https://…>), so anything else may stand between them. When the words are not found in
+// that order (a code block the snippet left out falls between), fewer are looked for. ok is
+// false when the snippet has no highlight or its word is not in text.
 func snippetLine(text, snip string, spans []Span) (int, bool) {
 	if len(spans) == 0 {
 		return 0, false
 	}
-	words := wordRun.FindAllString(snip[utf16ToByte(snip, spans[0].Start):], 5)
+	var words []string
+	for _, w := range wordRuns(snip[utf16ToByte(snip, spans[0].Start):]) {
+		if words = append(words, w.word); len(words) == 5 {
+			break
+		}
+	}
+	toks := wordRuns(text)
 	for n := len(words); n >= 1; n-- {
-		parts := make([]string, n)
-		for i, w := range words[:n] {
-			parts[i] = regexp.QuoteMeta(w)
-		}
-		// The first word starts a word of the text (a highlight is a whole word).
-		re, err := regexp.Compile(`(?:^|[^\pL\pN])(` + strings.Join(parts, `[^\pL\pN]+`) + `)`)
-		if err != nil {
-			return 0, false
-		}
-		if m := re.FindStringSubmatchIndex(text); m != nil {
-			return strings.Count(text[:m[2]], "\n"), true
+	next:
+		for i := 0; i+n <= len(toks); i++ {
+			for k := range n {
+				if toks[i+k].word != words[k] {
+					continue next
+				}
+			}
+			return strings.Count(text[:toks[i].start], "\n"), true
 		}
 	}
 	return 0, false
 }
 
-// wordRun is a run of letters and digits: what snippetLine compares.
-var wordRun = regexp.MustCompile(`[\pL\pN]+`)
+type wordRun struct {
+	start int
+	word  string
+}
+
+// wordRuns are the runs of letters and digits of s, with their byte offsets.
+func wordRuns(s string) []wordRun {
+	var out []wordRun
+	start := -1
+	for i, r := range s {
+		in := unicode.IsLetter(r) || unicode.IsDigit(r)
+		switch {
+		case in && start < 0:
+			start = i
+		case !in && start >= 0:
+			out = append(out, wordRun{start, s[start:i]})
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = append(out, wordRun{start, s[start:]})
+	}
+	return out
+}
 
 // utf16ToByte is the byte offset in s of UTF-16 offset u (Span's unit), or len(s).
 func utf16ToByte(s string, u int) int {
@@ -61,15 +87,40 @@ func utf16ToByte(s string, u int) int {
 	return len(s)
 }
 
-// citeLine is the file's line of a hit's snippet: the line of its first highlighted word in the
-// chunk's text (text, with the chunk's line map lines), kept within the chunk's lines. It is the
-// chunk's first line when the snippet is not found in the text (the text was not read: the
-// snippet is then the chunk's opening) or has no highlight.
-func citeLine(h store.SearchHit, lines []int, text, snip string, spans []Span) int {
-	i, ok := snippetLine(text, snip, spans)
-	if !ok {
-		return h.LineStart
+// lineAt is a citation whose line is still to be read from its chunk's line map: line idx of
+// the text of chunk rowid; passage is the index in OtherPassages, -1 for the result's own.
+type lineAt struct {
+	rowid   int64
+	idx     int
+	passage int
+}
+
+// fillLines sets Line of the results and their passages from the line maps of their chunks
+// (one read for the whole page of results), kept within each passage's lines. A citation whose
+// snippet was not found in its text keeps its chunk's first line.
+func fillLines(ctx context.Context, q store.Q, results []Result) error {
+	var ids []int64
+	for _, r := range results {
+		for _, p := range r.lines {
+			ids = append(ids, p.rowid)
+		}
 	}
-	c := store.Chunk{LineStart: h.LineStart, Lines: lines}
-	return min(max(c.FileLine(i), h.LineStart), max(h.LineEnd, h.LineStart))
+	maps, err := store.ChunkLineMaps(ctx, q, ids)
+	if err != nil {
+		return err
+	}
+	for i := range results {
+		r := &results[i]
+		for _, p := range r.lines {
+			start, end, line := r.LineStart, r.LineEnd, &r.Line
+			if p.passage >= 0 {
+				o := &r.OtherPassages[p.passage]
+				start, end, line = o.LineStart, o.LineEnd, &o.Line
+			}
+			c := store.Chunk{LineStart: start, Lines: maps[p.rowid]}
+			*line = min(max(c.FileLine(p.idx), start), max(end, start))
+		}
+		r.lines = nil
+	}
+	return nil
 }

@@ -423,31 +423,22 @@ func (s *Searcher) cite(ctx context.Context, q Query, groups []*group, texts map
 				texts[id] = t
 			}
 		}
-		var ids []int64
-		for _, g := range batch {
-			for _, d := range g.docs {
-				for _, c := range d.all {
-					ids = append(ids, c.hit.ChunkRowID)
-				}
-			}
-		}
-		maps, err := store.ChunkLineMaps(ctx, s.DB.Reader(), ids)
-		if err != nil {
-			return nil, err
-		}
 		for _, g := range batch {
 			if len(out) == q.Limit {
 				break
 			}
-			if r, ok := citeGroup(q, g, texts, maps); ok {
+			if r, ok := citeGroup(q, g, texts); ok {
 				out = append(out, r)
 			}
 		}
 	}
+	if err := fillLines(ctx, s.DB.Reader(), out); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
-func citeGroup(q Query, g *group, texts map[int64]string, maps map[int64][]int) (Result, bool) {
+func citeGroup(q Query, g *group, texts map[int64]string) (Result, bool) {
 	docs := slices.Clone(g.docs)
 	sort.SliceStable(docs, func(i, j int) bool { return moreSpecific(docs[i].ref, docs[j].ref, docs[i].hasRef, docs[j].hasRef) })
 	for _, d := range docs {
@@ -464,9 +455,14 @@ func citeGroup(q Query, g *group, texts map[int64]string, maps map[int64][]int) 
 			r := Result{DocumentID: h.DocumentID, Path: h.Path, Title: h.Title, ChunkID: h.ChunkID,
 				Snippet: snip, Highlights: spans, LineStart: h.LineStart, LineEnd: h.LineEnd, Page: h.Page, Heading: strings.TrimSpace(inline(h.Heading)),
 				Score: round(g.score), Modes: c.modes}
-			r.Line = citeLine(h, maps[h.ChunkRowID], t, snip, spans)
+			r.Line = h.LineStart
+			if i, ok := snippetLine(t, snip, spans); ok {
+				r.lines = append(r.lines, lineAt{h.ChunkRowID, i, -1})
+			}
 			r.AlsoIn, r.AlsoInCount = alsoIn(d, c, append(docs, g.holders...), g.dups)
-			r.OtherPassages, r.OtherPassagesCount = otherPassages(q, d, c, texts, maps)
+			var at []lineAt
+			r.OtherPassages, at, r.OtherPassagesCount = otherPassages(q, d, c, texts)
+			r.lines = append(r.lines, at...)
 			for _, n := range d.chunks {
 				if n != c && len(r.Next) < maxNext {
 					r.Next = append(r.Next, n.hit.ChunkID)
@@ -486,8 +482,14 @@ func citeGroup(q Query, g *group, texts map[int64]string, maps map[int64][]int) 
 // (in semantic mode, which has no floor on cosines, every chunk of the document). The best
 // maxPassages of them (d.all is best first, ties by chunk ID), in the document's order (page,
 // line, chunk ID), and how many there are.
-func otherPassages(q Query, d *docCand, cited *chunkCand, texts map[int64]string, maps map[int64][]int) ([]Passage, int) {
-	var out []Passage
+func otherPassages(q Query, d *docCand, cited *chunkCand, texts map[int64]string) ([]Passage, []lineAt, int) {
+	type found struct {
+		p     Passage
+		rowid int64
+		idx   int
+		ok    bool
+	}
+	var list []found
 	n := 0
 	for _, c := range d.all {
 		if c == cited || !c.strong {
@@ -502,23 +504,37 @@ func otherPassages(q Query, d *docCand, cited *chunkCand, texts map[int64]string
 			continue
 		}
 		n++
-		if len(out) < maxPassages {
+		if len(list) < maxPassages {
 			h := c.hit
-			out = append(out, Passage{ChunkID: h.ChunkID, LineStart: h.LineStart, LineEnd: h.LineEnd, Line: citeLine(h, maps[h.ChunkRowID], t, snip, spans),
-				Page: h.Page, Heading: strings.TrimSpace(inline(h.Heading)), Snippet: snip, Highlights: spans})
+			idx, ok := snippetLine(t, snip, spans)
+			list = append(list, found{Passage{ChunkID: h.ChunkID, LineStart: h.LineStart, LineEnd: h.LineEnd, Line: h.LineStart,
+				Page: h.Page, Heading: strings.TrimSpace(inline(h.Heading)), Snippet: snip, Highlights: spans}, h.ChunkRowID, idx, ok})
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Page != b.Page {
-			return a.Page < b.Page
+	// The document's order: by page, then line (a chunk's first line, then the line of its
+	// text: chunks do not share lines), then chunk ID.
+	sort.SliceStable(list, func(i, j int) bool {
+		a, b := list[i], list[j]
+		if a.p.Page != b.p.Page {
+			return a.p.Page < b.p.Page
 		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
+		if a.p.LineStart != b.p.LineStart {
+			return a.p.LineStart < b.p.LineStart
 		}
-		return a.ChunkID < b.ChunkID
+		if a.idx != b.idx {
+			return a.idx < b.idx
+		}
+		return a.p.ChunkID < b.p.ChunkID
 	})
-	return out, n
+	var out []Passage
+	var at []lineAt
+	for i, f := range list {
+		out = append(out, f.p)
+		if f.ok {
+			at = append(at, lineAt{f.rowid, f.idx, i})
+		}
+	}
+	return out, at, n
 }
 
 // alsoIn names the documents of a group other than the cited one, most specific first, each

@@ -146,6 +146,8 @@ type Result struct {
 	// maxNext): a caller that reads more than one passage of a document (ask) takes them from
 	// here rather than search again. Not part of any transport.
 	Next []string `json:"-"`
+	// lines are the citations whose Line fillLines still has to read from line maps.
+	lines []lineAt
 }
 
 // AlsoIn is another document that holds a result's passage, with where it holds it.
