@@ -327,7 +327,7 @@ var DocumentSortEnum = []struct {
 // Each order walks an index (migration 0017), so a page costs about the same at any offset of
 // 100,000 documents (BenchmarkDocumentList).
 func (e *Engine) QueryDocuments(ctx context.Context, q DocumentQuery) (*DocumentPage, error) {
-	status, pathPrefix := q.Status, q.Path
+	status, pathPrefix := q.Status, folderFilter(q.Path)
 	limit, offset, err := pageLimit(int(q.Limit), q.Offset)
 	if err != nil {
 		return nil, err

@@ -223,3 +223,77 @@ func TestNewestIsWhenTheContentArrived(t *testing.T) {
 }
 
 func timeIn(year int) time.Time { return time.Date(year, 1, 1, 0, 0, 0, 0, time.UTC) }
+
+// TestFolderFilterMeansTheFolder: a path filter that names an existing folder lists that
+// folder's documents, in the Library and in search, not those of a sibling whose name it begins
+// ("notes" is not "notes2" nor "notes-old.md"); a filter that is part of a name stays a prefix.
+func TestFolderFilterMeansTheFolder(t *testing.T) {
+	e := open(t, withStaticEmbedder)
+	ctx := context.Background()
+	root := t.TempDir()
+	files := map[string]string{
+		"notes/heron.md":  "# Heron\n\nThe heron colony by the river.\n",
+		"notes2/heron.md": "# Heron again\n\nA second heron colony upstream.\n",
+		"notes-old.md":    "# Old heron notes\n\nThe heron colony as it was.\n",
+	}
+	var all []string
+	for rel, body := range files {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, p)
+	}
+	if _, _, err := e.IngestPathsAndWait(ctx, local, all, nil); err != nil {
+		t.Fatal(err)
+	}
+	rels := func(ps []string) []string {
+		var out []string
+		for _, p := range ps {
+			r, err := filepath.Rel(root, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, filepath.ToSlash(r))
+		}
+		slices.Sort(out)
+		return out
+	}
+	for _, tc := range []struct {
+		filter string
+		want   []string
+	}{
+		{filepath.Join(root, "notes"), []string{"notes/heron.md"}},
+		{filepath.Join(root, "notes") + string(filepath.Separator), []string{"notes/heron.md"}},
+		{filepath.Join(root, "note"), []string{"notes-old.md", "notes/heron.md", "notes2/heron.md"}}, // not a folder: a prefix
+	} {
+		page, err := e.QueryDocuments(ctx, engine.DocumentQuery{Path: tc.filter})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var listed []string
+		for _, d := range page.Documents {
+			listed = append(listed, d.Path)
+		}
+		if got := rels(listed); !slices.Equal(got, tc.want) {
+			t.Errorf("library %s: %v, want %v", tc.filter, got, tc.want)
+		}
+		resp, err := e.Search(ctx, engine.SearchRequest{Query: "heron colony", Mode: "keyword", Path: tc.filter})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var found []string
+		for _, r := range resp.Results {
+			found = append(found, r.Path)
+			for _, a := range r.AlsoIn {
+				found = append(found, a.Path)
+			}
+		}
+		if got := rels(found); !slices.Equal(got, tc.want) {
+			t.Errorf("search %s: %v, want %v", tc.filter, got, tc.want)
+		}
+	}
+}

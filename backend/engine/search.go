@@ -72,7 +72,7 @@ func (e *Engine) Search(ctx context.Context, r SearchRequest) (*SearchResponse, 
 // searchQuery validates a search request and turns it into the searcher's query.
 func searchQuery(r SearchRequest) (search.Query, error) {
 	q := search.Query{Text: strings.TrimSpace(r.Query), Mode: r.Mode, Limit: int(r.Limit), PerDocument: r.PerDocument,
-		Filter: store.SearchFilter{DocType: r.Type, PathPrefix: r.Path, Tag: r.Tag, Mime: r.Mime, From: r.From, To: r.To, FoldCase: paths.Host.FoldsCase()}, Fusion: r.Fusion}
+		Filter: store.SearchFilter{DocType: r.Type, PathPrefix: folderFilter(r.Path), Tag: r.Tag, Mime: r.Mime, From: r.From, To: r.To, FoldCase: paths.Host.FoldsCase()}, Fusion: r.Fusion}
 	if r.KeywordWeight < 0 || r.VectorWeight < 0 {
 		return q, errs.New(errs.Validation, "fusion weights must not be negative").With("field", "keyword_weight")
 	}
