@@ -94,7 +94,9 @@ func TestKeywordSearch(t *testing.T) {
 		t.Errorf("removed document still found: %+v", r.Results)
 	}
 	// Bad requests.
-	for _, bad := range []engine.SearchRequest{{Query: "  "}, {Query: "x", Mode: "fuzzy"}, {Query: "x", Limit: 1000}, {Query: "x", From: "March"}} {
+	// A query of punctuation alone has no words to match: refused, not answered with "0 results,
+	// 44 weaker results left out".
+	for _, bad := range []engine.SearchRequest{{Query: "  "}, {Query: `"`}, {Query: "* -- ?"}, {Query: "x", Mode: "fuzzy"}, {Query: "x", Limit: 1000}, {Query: "x", From: "March"}} {
 		_, err := e.Search(ctx, bad)
 		wantCode(t, err, errs.Validation)
 	}

@@ -26,7 +26,11 @@ const (
 	chunksShared   = 12  // a document's chunks compared for shared passages
 	shingleWords   = 3   // words per shingle: short enough that small edits and re-chunking leave most intact
 	sameContaining = 0.6 // share of a passage's shingles another document must hold to hold it
-	coveragePrior  = 4   // chunks added to a document's count in its coverage: one match in a one-chunk note is not full coverage
+	// A passage shorter than this many shingles (about a dozen words: a heading alone, a
+	// one-line caption) holds too little to say another document holds it: every stub page
+	// and table of contents that repeats a chapter's title "held" the chapter's passage.
+	minSharedShingles = 10
+	coveragePrior     = 4 // chunks added to a document's count in its coverage: one match in a one-chunk note is not full coverage
 )
 
 // docCand is a candidate document with the chunks that found it.
@@ -158,7 +162,7 @@ func (s *Searcher) rank(ctx context.Context, cands map[int64]*chunkCand, st kwSt
 	for i, d := range bySize {
 		var into *docCand
 		for _, x := range bySize[:i] {
-			if root[x] == x && (into == nil || rank[x] < rank[into]) && containment(d.best, x.union) >= sameContaining {
+			if root[x] == x && (into == nil || rank[x] < rank[into]) && len(d.best) >= minSharedShingles && containment(d.best, x.union) >= sameContaining {
 				into = x
 			}
 		}
@@ -194,7 +198,7 @@ func (s *Searcher) rank(ctx context.Context, cands map[int64]*chunkCand, st kwSt
 	// page holds every chapter's passages): they are named too.
 	for _, g := range groups {
 		r := g.docs[0]
-		if len(r.best) == 0 {
+		if len(r.best) < minSharedShingles {
 			continue
 		}
 		for _, y := range top {

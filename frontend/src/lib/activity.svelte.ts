@@ -9,7 +9,7 @@
 import { api, fileToBase64 } from './api';
 import { codes } from './codes.svelte';
 import { toApiError } from './errors';
-import { baseName } from './format';
+import { shortPath } from './format';
 import { isPending, itemFromDocument, itemFromResult, type IngestItem } from './ingest';
 import { addSummaries, failureReasons } from './progress';
 import { href } from './route';
@@ -178,7 +178,7 @@ class Activity {
     }
     if (dupOf) {
       const o = await api.document(dupOf);
-      original = o.path ? baseName(o.path) : o.title;
+      original = o.path ? shortPath(o.path) : o.title;
       next = { ...(next ?? item), message: `same content as ${original}, not read again`, duplicateOf: undefined };
     }
     if (!next) return;

@@ -6,5 +6,6 @@ import type { Document } from './types';
 
 export function typeLabel(d: Pick<Document, 'doc_type' | 'status'>): string {
   if (d.doc_type) return d.doc_type;
-  return d.status === 'registered' ? 'pending' : '—';
+  // "other", as the overview chart and the Type filter name these documents.
+  return d.status === 'registered' ? 'pending' : 'other';
 }

@@ -11,6 +11,7 @@ import {
   observationLabel,
   plural,
   relativeTime,
+  shortPath,
 } from './format';
 
 describe('citation', () => {
@@ -91,5 +92,14 @@ describe('times and values', () => {
     expect(humanize('line_item')).toBe('Line item');
     expect(plural(1, 'file')).toBe('1 file');
     expect(plural(1200, 'entity', 'entities')).toBe('1,200 entities');
+  });
+});
+
+describe('shortPath', () => {
+  it('names a file with its folder, so that files of one name are told apart', () => {
+    expect(shortPath('/usr/share/doc/libfoo/copyright')).toBe('libfoo/copyright');
+    expect(shortPath('C:\\Docs\\libfoo\\copyright')).toBe('libfoo/copyright');
+    expect(shortPath('/copyright')).toBe('copyright');
+    expect(shortPath('notes.md')).toBe('notes.md');
   });
 });

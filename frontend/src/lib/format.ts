@@ -41,6 +41,15 @@ export function baseName(path: string): string {
   return i >= 0 ? p.slice(i + 1) : p;
 }
 
+/**
+ * A path named by its file and the folder holding it ("libfoo/copyright"): enough to tell
+ * apart the many files of one name a documentation tree holds, short enough for one line.
+ */
+export function shortPath(path: string): string {
+  const dir = baseName(dirName(path));
+  return dir && dir !== '/' && dir !== '\\' ? `${dir}/${baseName(path)}` : baseName(path);
+}
+
 /** The folder of a path ("" when it has none). */
 export function dirName(path: string): string {
   const p = path.replace(/[\\/]+$/, '');
