@@ -122,6 +122,13 @@ class Activity {
       // in the Recently added box.
       const unannounced = upd.summary.failed - (this.failuresAnnounced.get(fi.key) ?? 0);
       if (upd.summary.finished && (upd.summary.files > followMax || unannounced > 0)) this.announce(upd);
+      // A toast still on screen follows the counts, so that it never says "30 being analysed"
+      // beside a box that says 6.
+      else if (upd.toast !== undefined)
+        toasts.update(upd.toast, {
+          title: `${upd.what}: ${upd.summary.line}`,
+          body: upd.summary.failed > 0 ? failureReasons(upd.summary) : upd.summary.finished ? undefined : 'being analysed — failures will show here',
+        });
       return upd;
     });
     if (changed) this.imports = next;

@@ -38,6 +38,11 @@ class Toasts {
     return this.push({ kind: 'error', title: title ?? err.message, body: title ? err.message : undefined, hint: err.hint });
   }
 
+  /** Changes a toast still shown (a count that moved on); one already gone stays gone. */
+  update(id: number, patch: Partial<Omit<Toast, 'id'>>) {
+    if (this.list.some((t) => t.id === id)) this.list = this.list.map((t) => (t.id === id ? { ...t, ...patch } : t));
+  }
+
   dismiss(id: number) {
     this.list = this.list.filter((t) => t.id !== id);
   }
