@@ -343,6 +343,31 @@ test("a search result is its document: the best passage, then '7 more in this do
   await page.waitForURL(new RegExp(`line=${lines[2]}`));
   await page.locator(`#L${lines[2]}.target`).waitFor();
   await shot("l8-passage-opened-at-its-line");
+  // Back: the same results, the passages still open (not searched again from the top).
+  await page.goBack();
+  await result.waitFor();
+  assert.equal(await more.getAttribute("aria-expanded"), "true", "the passages are still open after Back");
+  assert.equal(await passages.count(), 5);
+});
+
+test("Back from a search result returns to the same place in the results", async () => {
+  await page.keyboard.press("/");
+  await byId("search-input").fill("rust ownership borrow");
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="search-result"]').length >= 15, null, { timeout: 15000 });
+  const main = page.locator("main");
+  // Scroll until the last result is on screen, and open it.
+  const last = byId("search-result").last();
+  await last.scrollIntoViewIfNeeded();
+  const before = await main.evaluate((m) => m.scrollTop);
+  assert.ok(before > 200, `the results scrolled (${before} px)`);
+  const id = await last.getAttribute("data-doc-id");
+  await last.locator("a.title").click();
+  await byId("document-view").waitFor();
+  await page.goBack();
+  await page.locator(`[data-testid="search-result"][data-doc-id="${id}"]`).waitFor();
+  await page.waitForFunction((b) => Math.abs(document.querySelector("main").scrollTop - b) <= 2, before, { timeout: 5000 });
+  assert.ok(await last.isVisible(), "the result that was opened is on screen again");
+  await shot("l8b-search-back-same-place");
 });
 
 test("typing in the search box at 5,000 documents: results within 300 ms of the last key, every key echoed within a frame", async () => {
