@@ -61,14 +61,7 @@ func BenchmarkAsk10k(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer e.Close()
-	var qs []quality.Question
-	for _, f := range []string{quality.QuestionsFile(), quality.MixedQuestionsFile(), quality.HeldOutQuestionsFile()} {
-		list, err := quality.LoadQuestions(f)
-		if err != nil {
-			b.Fatal(err)
-		}
-		qs = append(qs, list...)
-	}
+	qs := loadQuestions(b, quality.QuestionsFile(), quality.MixedQuestionsFile(), quality.HeldOutQuestionsFile())
 	ctx := context.Background()
 	// The first ask builds the vector index (what a serving process has done before any
 	// question): not part of the figure.

@@ -246,14 +246,7 @@ func TestRankingIndependentOfLimit(t *testing.T) {
 // the UI keys these lists by ID, and a repeated key stopped the search screen from drawing (the
 // Rust book of two toolchains, where a whole-book page outranked the chapter it holds).
 func TestResultsNameEachPlaceOnce(t *testing.T) {
-	var questions []quality.Question
-	for _, f := range []string{quality.QuestionsFile(), quality.MixedQuestionsFile(), quality.HeldOutQuestionsFile()} {
-		list, err := quality.LoadQuestions(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		questions = append(questions, list...)
-	}
+	questions := loadQuestions(t, quality.QuestionsFile(), quality.MixedQuestionsFile(), quality.HeldOutQuestionsFile())
 	checked := 0
 	for _, q := range questions {
 		for _, mode := range []string{"hybrid", "keyword", "semantic"} {
@@ -288,14 +281,7 @@ func TestResultsNameEachPlaceOnce(t *testing.T) {
 // against the files themselves: the word is on the cited line or, where a reader folded a
 // wrapped paragraph into one line of text, within the next three.
 func TestCitedLineHoldsTheSnippet(t *testing.T) {
-	var questions []quality.Question
-	for _, f := range []string{quality.QuestionsFile(), quality.MixedQuestionsFile()} {
-		list, err := quality.LoadQuestions(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		questions = append(questions, list...)
-	}
+	questions := loadQuestions(t, quality.QuestionsFile(), quality.MixedQuestionsFile())
 	files := map[string][]string{}
 	lineOf := func(path string, n int) string {
 		ls, ok := files[path]
@@ -372,4 +358,18 @@ func utf16Slice(s string, from, to int) string {
 		}
 	}
 	return b.String()
+}
+
+// loadQuestions reads the quality question files, in order.
+func loadQuestions(tb testing.TB, files ...string) []quality.Question {
+	tb.Helper()
+	var out []quality.Question
+	for _, f := range files {
+		list, err := quality.LoadQuestions(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, list...)
+	}
+	return out
 }
