@@ -158,33 +158,44 @@ func (s *sourceText) line(off int) int { return s.doc.SourceLine(off) }
 // one-page book is a few MB).
 const maxSourceBytes = 16 << 20
 
-// sourceOf reads the file of a chunk's document again, when it still has the bytes the chunk was
-// read from: the same SHA-256, and the reader gives the same text at the chunk's offsets. It
-// returns nil (no error) when it cannot: the file changed or is gone, is too big, or is not a
-// file. Only documents already in the store are read, and nothing of them leaves but line
-// numbers. A read file is kept for the next asks (sourceCache): reading the Rust book's one
-// page again costs 130 ms, which every question citing it paid.
+// sourceOf is the file of a chunk's document read again (readSource), once per answer.
 func (w *answerWriter) sourceOf(ctx context.Context, c store.Chunk) (*sourceText, error) {
 	if s, ok := w.sources[c.DocumentID]; ok {
 		return s, nil
 	}
 	w.sources[c.DocumentID] = nil
-	d, err := store.GetDocument(ctx, w.e.db.Reader(), c.DocumentID)
+	doc, err := w.e.readSource(ctx, c, maxSourceBytes)
+	if err != nil || doc == nil {
+		return nil, err
+	}
+	s := &sourceText{doc: doc}
+	w.sources[c.DocumentID] = s
+	return s, nil
+}
+
+// readSource reads the file of a chunk's document again, when it still has the bytes the chunk
+// was read from: the same SHA-256, and the reader gives the same text at the chunk's offsets. It
+// returns nil (no error) when it cannot: the file changed or is gone, is bigger than maxBytes,
+// or is not a file. Only documents already in the store are read, and nothing of them leaves
+// but line numbers. A read file is kept for the next asks and searches (sourceCache): reading
+// the Rust book's one page again costs 130 ms, which every question citing it paid.
+func (e *Engine) readSource(ctx context.Context, c store.Chunk, maxBytes int64) (*extract.Document, error) {
+	d, err := store.GetDocument(ctx, e.db.Reader(), c.DocumentID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	if d.Kind != "file" || d.Path == "" || d.Size > maxSourceBytes {
+	if d.Kind != "file" || d.Path == "" || d.Size > maxBytes {
 		return nil, nil
 	}
 	st, err := os.Stat(d.Path)
-	if err != nil || st.Size() > maxSourceBytes {
+	if err != nil || st.Size() > maxBytes {
 		return nil, nil // gone or unreadable since: the lines the chunk knows will do
 	}
 	key := sourceKey{doc: d.DocumentID, hash: d.ContentHash, size: st.Size(), mtime: st.ModTime()}
-	doc := w.e.sources.get(key)
+	doc := e.sources.get(key)
 	if doc == nil {
 		data, err := os.ReadFile(d.Path)
 		if err != nil || int64(len(data)) != st.Size() {
@@ -203,14 +214,12 @@ func (w *answerWriter) sourceOf(ctx context.Context, c store.Chunk) (*sourceText
 			}
 			return nil, nil
 		}
-		w.e.sources.put(key, doc)
+		e.sources.put(key, doc)
 	}
 	if c.TextStart < 0 || c.TextEnd > len(doc.Text) || c.TextStart > c.TextEnd || doc.Text[c.TextStart:c.TextEnd] != c.Text {
 		return nil, nil // the reader reads it differently now: its map is not the chunk's
 	}
-	s := &sourceText{doc: doc}
-	w.sources[c.DocumentID] = s
-	return s, nil
+	return doc, nil
 }
 
 // sourceCache keeps the last files ask read again (sourceOf), least recently used out first,
@@ -238,7 +247,7 @@ type sourceEntry struct {
 }
 
 const (
-	maxCachedSources     = 16
+	maxCachedSources     = 64 // a page of search results cites up to ten files; a person types several
 	maxCachedSourceBytes = 64 << 20
 )
 

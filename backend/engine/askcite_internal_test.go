@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -16,14 +17,16 @@ func TestSourceCache(t *testing.T) {
 		return sourceKey{doc: doc, hash: hash, size: 1, mtime: time.Unix(1, 0)}
 	}
 	small := func() *extract.Document { return &extract.Document{Text: "x"} }
-	for i := 0; i < maxCachedSources; i++ {
-		c.put(key(string(rune('a'+i)), "h"), small())
+	c.put(key("a", "h"), small())
+	c.put(key("b", "h"), small())
+	for i := 2; i < maxCachedSources; i++ {
+		c.put(key(fmt.Sprintf("doc%d", i), "h"), small())
 	}
 	if c.get(key("a", "h")) == nil { // a is now the most recently used
 		t.Fatal("a was not kept")
 	}
-	c.put(key("z", "h"), small()) // evicts the least recently used: b
-	if c.get(key("b", "h")) != nil || c.get(key("a", "h")) == nil || c.get(key("z", "h")) == nil || len(c.entries) != maxCachedSources {
+	c.put(key("new", "h"), small()) // evicts the least recently used: b
+	if c.get(key("b", "h")) != nil || c.get(key("a", "h")) == nil || c.get(key("new", "h")) == nil || len(c.entries) != maxCachedSources {
 		t.Fatalf("eviction: %d entries", len(c.entries))
 	}
 	c.put(key("a", "h2"), small()) // a new version of a

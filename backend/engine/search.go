@@ -63,6 +63,9 @@ func (e *Engine) Search(ctx context.Context, r SearchRequest) (*SearchResponse, 
 	if err != nil {
 		return nil, err
 	}
+	if err := e.unfoldLines(ctx, resp.Results); err != nil {
+		return nil, err
+	}
 	emb, err := e.cachedEmbeddingStatus(ctx)
 	if err != nil {
 		return nil, err

@@ -15,15 +15,22 @@ import (
 // file's line (fillLines, once for all the results of a search).
 
 // snippetLine is the 0-based line of text holding the first highlighted word of snip (a snippet
+// of text, see snippet), and that word's byte offset in text; see snippetAt.
+func snippetLine(text, snip string, spans []Span) (int, bool) {
+	line, _, ok := snippetAt(text, snip, spans)
+	return line, ok
+}
+
+// snippetAt is the 0-based line of text holding the first highlighted word of snip (a snippet
 // of text, see snippet), found as that word and up to four words after it in the same order.
 // Only runs of letters and digits are compared: the snippet joins the text's words with single
 // spaces and leaves out what a reader's markup put around them (the angle brackets of a man
 // page's <https://…>), so anything else may stand between them. When the words are not found in
 // that order (a code block the snippet left out falls between), fewer are looked for. ok is
 // false when the snippet has no highlight or its word is not in text.
-func snippetLine(text, snip string, spans []Span) (int, bool) {
+func snippetAt(text, snip string, spans []Span) (line, offset int, ok bool) {
 	if len(spans) == 0 {
-		return 0, false
+		return 0, 0, false
 	}
 	var words []string
 	for _, w := range wordRuns(snip[utf16ToByte(snip, spans[0].Start):]) {
@@ -40,10 +47,10 @@ func snippetLine(text, snip string, spans []Span) (int, bool) {
 					continue next
 				}
 			}
-			return strings.Count(text[:toks[i].start], "\n"), true
+			return strings.Count(text[:toks[i].start], "\n"), toks[i].start, true
 		}
 	}
-	return 0, false
+	return 0, 0, false
 }
 
 type wordRun struct {
@@ -91,7 +98,9 @@ func utf16ToByte(s string, u int) int {
 // the text of chunk rowid; passage is the index in OtherPassages, -1 for the result's own.
 type lineAt struct {
 	rowid   int64
+	chunkID string
 	idx     int
+	offset  int // the word's byte offset in the chunk's text
 	passage int
 }
 
@@ -119,8 +128,40 @@ func fillLines(ctx context.Context, q store.Q, results []Result) error {
 			}
 			c := store.Chunk{LineStart: start, Lines: maps[p.rowid]}
 			*line = min(max(c.FileLine(p.idx), start), max(end, start))
+			if folded(c, p.idx, end) {
+				f := &Fold{ChunkID: p.chunkID, Offset: p.offset}
+				if p.passage >= 0 {
+					r.OtherPassages[p.passage].Fold = f
+				} else {
+					r.Fold = f
+				}
+			}
 		}
 		r.lines = nil
 	}
 	return nil
+}
+
+// folded reports whether line idx of chunk c's text stands for several lines of the file (a
+// reader folded a wrapped paragraph into one line, as the HTML reader does): then FileLine is
+// only the first of them.
+func folded(c store.Chunk, idx, end int) bool {
+	if len(c.Lines) == 0 {
+		return false // the text's lines are the file's
+	}
+	at := c.FileLine(idx)
+	for j := idx + 1; j < len(c.Lines); j++ {
+		if l := c.FileLine(j); l > at {
+			return l-at > 1
+		}
+	}
+	return end > at
+}
+
+// Fold is where a citation's words are in its chunk's text when its line is a folded paragraph
+// (folded): the engine, which can read the file again, turns the offset into the file's own
+// line. Not part of any transport.
+type Fold struct {
+	ChunkID string
+	Offset  int
 }

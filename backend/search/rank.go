@@ -460,8 +460,8 @@ func citeGroup(q Query, g *group, texts map[int64]string) (Result, bool) {
 				Snippet: snip, Highlights: spans, LineStart: h.LineStart, LineEnd: h.LineEnd, Page: h.Page, Heading: strings.TrimSpace(inline(h.Heading)),
 				Score: round(g.score), Modes: c.modes}
 			r.Line = h.LineStart
-			if i, ok := snippetLine(t, snip, spans); ok {
-				r.lines = append(r.lines, lineAt{h.ChunkRowID, i, -1})
+			if i, off, ok := snippetAt(t, snip, spans); ok {
+				r.lines = append(r.lines, lineAt{h.ChunkRowID, h.ChunkID, i, off, -1})
 			}
 			r.AlsoIn, r.AlsoInCount = alsoIn(d, c, append(docs, g.holders...), g.dups)
 			var at []lineAt
@@ -491,6 +491,7 @@ func otherPassages(q Query, d *docCand, cited *chunkCand, texts map[int64]string
 		p     Passage
 		rowid int64
 		idx   int
+		off   int
 		ok    bool
 	}
 	var list []found
@@ -510,9 +511,9 @@ func otherPassages(q Query, d *docCand, cited *chunkCand, texts map[int64]string
 		n++
 		if len(list) < maxPassages {
 			h := c.hit
-			idx, ok := snippetLine(t, snip, spans)
+			idx, off, ok := snippetAt(t, snip, spans)
 			list = append(list, found{Passage{ChunkID: h.ChunkID, LineStart: h.LineStart, LineEnd: h.LineEnd, Line: h.LineStart,
-				Page: h.Page, Heading: strings.TrimSpace(inline(h.Heading)), Snippet: snip, Highlights: spans}, h.ChunkRowID, idx, ok})
+				Page: h.Page, Heading: strings.TrimSpace(inline(h.Heading)), Snippet: snip, Highlights: spans}, h.ChunkRowID, idx, off, ok})
 		}
 	}
 	// The document's order: by page, then line (a chunk's first line, then the line of its
@@ -535,7 +536,7 @@ func otherPassages(q Query, d *docCand, cited *chunkCand, texts map[int64]string
 	for i, f := range list {
 		out = append(out, f.p)
 		if f.ok {
-			at = append(at, lineAt{f.rowid, f.idx, i})
+			at = append(at, lineAt{f.rowid, f.p.ChunkID, f.idx, f.off, i})
 		}
 	}
 	return out, at, n

@@ -146,6 +146,8 @@ type Result struct {
 	// maxNext): a caller that reads more than one passage of a document (ask) takes them from
 	// here rather than search again. Not part of any transport.
 	Next []string `json:"-"`
+	// Fold is set when Line is the first line of a folded paragraph (see Fold).
+	Fold *Fold `json:"-"`
 	// lines are the citations whose Line fillLines still has to read from line maps.
 	lines []lineAt
 }
@@ -170,6 +172,7 @@ type Passage struct {
 	Heading    string `json:"heading,omitempty"`
 	Snippet    string `json:"snippet"`    // as Result.Snippet, shorter (passageWidth words)
 	Highlights []Span `json:"highlights"` // as Result.Highlights
+	Fold       *Fold  `json:"-"`          // as Result.Fold
 }
 
 // maxPassages bounds a result's OtherPassages: enough to see where else a document answers,
