@@ -105,7 +105,7 @@ func alsoIn(res engine.SearchResult) string {
 	}
 	var locs []string
 	for _, a := range res.AlsoIn {
-		locs = append(locs, place(a.Path, a.DocumentID, a.Page, a.LineStart))
+		locs = append(locs, place(a.Path, a.DocumentID, a.Page, citedLine(a.Line, a.LineStart)))
 	}
 	if more := res.AlsoInCount - len(res.AlsoIn); more > 0 {
 		locs = append(locs, fmt.Sprintf("and %d more", more))

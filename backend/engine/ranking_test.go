@@ -307,7 +307,17 @@ func TestCitedLineHoldsTheSnippet(t *testing.T) {
 		return false
 	}
 	var total, onLine, near, onFirst int
+	var alsoTotal, alsoOn int
 	var misses []string
+	alsoCheck := func(path string, page, line int, snip string, spans []search.Span) {
+		if page > 0 || len(spans) == 0 || strings.HasSuffix(path, ".pdf") {
+			return
+		}
+		alsoTotal++
+		if holds(path, line, 0, strings.ToLower(utf16Slice(snip, spans[0].Start, spans[0].End))) {
+			alsoOn++
+		}
+	}
 	check := func(path string, page, line, first int, snip string, spans []search.Span) {
 		if page > 0 || len(spans) == 0 || strings.HasSuffix(path, ".pdf") {
 			return
@@ -336,11 +346,18 @@ func TestCitedLineHoldsTheSnippet(t *testing.T) {
 				for _, p := range r.OtherPassages {
 					check(r.Path, p.Page, p.Line, p.LineStart, p.Snippet, p.Highlights)
 				}
+				for _, a := range r.AlsoIn {
+					alsoCheck(a.Path, a.Page, a.Line, r.Snippet, r.Highlights)
+				}
 			}
 		}
 	}
 	t.Logf("%d citations: the highlighted word on the cited line %d (%.3f), on it or the next three %d (%.3f); on the chunk's first line or the next three %d (%.3f)",
 		total, onLine, float64(onLine)/float64(total), near, float64(near)/float64(total), onFirst, float64(onFirst)/float64(total))
+	t.Logf("%d also_in places: the result's highlighted word on the named line %d (%.3f)", alsoTotal, alsoOn, float64(alsoOn)/float64(alsoTotal))
+	if alsoTotal < 100 || float64(alsoOn) < 0.95*float64(alsoTotal) {
+		t.Errorf("%d of %d also_in places hold the result's highlighted word", alsoOn, alsoTotal)
+	}
 	if total < 500 || float64(onLine) < 0.97*float64(total) || float64(near) < 0.995*float64(total) {
 		t.Errorf("%d of %d citations hold their highlighted word; for example %v", onLine, total, misses)
 	}

@@ -38,6 +38,13 @@ func (e *Engine) unfoldLines(ctx context.Context, results []search.Result) error
 				ids = append(ids, p.Fold.ChunkID)
 			}
 		}
+		for j := range r.AlsoIn {
+			a := &r.AlsoIn[j]
+			if a.Fold != nil {
+				places = append(places, place{a.Fold, &a.Line, a.LineStart, a.LineEnd})
+				ids = append(ids, a.Fold.ChunkID)
+			}
+		}
 	}
 	if len(places) == 0 {
 		return nil

@@ -101,8 +101,11 @@ type lineAt struct {
 	chunkID string
 	idx     int
 	offset  int // the word's byte offset in the chunk's text
-	passage int
+	passage int // an index in OtherPassages; -1 the result's own; alsoInAt(k) AlsoIn[k]
 }
+
+// alsoInAt is lineAt.passage for AlsoIn[k].
+func alsoInAt(k int) int { return -2 - k }
 
 // fillLines sets Line of the results and their passages from the line maps of their chunks
 // (one read for the whole page of results), kept within each passage's lines. A citation whose
@@ -121,20 +124,19 @@ func fillLines(ctx context.Context, q store.Q, results []Result) error {
 	for i := range results {
 		r := &results[i]
 		for _, p := range r.lines {
-			start, end, line := r.LineStart, r.LineEnd, &r.Line
-			if p.passage >= 0 {
+			start, end, line, fold := r.LineStart, r.LineEnd, &r.Line, &r.Fold
+			switch {
+			case p.passage >= 0:
 				o := &r.OtherPassages[p.passage]
-				start, end, line = o.LineStart, o.LineEnd, &o.Line
+				start, end, line, fold = o.LineStart, o.LineEnd, &o.Line, &o.Fold
+			case p.passage <= -2:
+				a := &r.AlsoIn[-2-p.passage]
+				start, end, line, fold = a.LineStart, a.LineEnd, &a.Line, &a.Fold
 			}
 			c := store.Chunk{LineStart: start, Lines: maps[p.rowid]}
 			*line = min(max(c.FileLine(p.idx), start), max(end, start))
 			if folded(c, p.idx, end) {
-				f := &Fold{ChunkID: p.chunkID, Offset: p.offset}
-				if p.passage >= 0 {
-					r.OtherPassages[p.passage].Fold = f
-				} else {
-					r.Fold = f
-				}
+				*fold = &Fold{ChunkID: p.chunkID, Offset: p.offset}
 			}
 		}
 		r.lines = nil

@@ -464,6 +464,15 @@ func citeGroup(q Query, g *group, texts map[int64]string) (Result, bool) {
 				r.lines = append(r.lines, lineAt{h.ChunkRowID, h.ChunkID, i, off, -1})
 			}
 			r.AlsoIn, r.AlsoInCount = alsoIn(d, c, append(docs, g.holders...), g.dups)
+			for k := range r.AlsoIn {
+				a := &r.AlsoIn[k]
+				a.Line = a.LineStart
+				if at, ok := texts[a.rowid]; ok {
+					if i, off, ok := snippetAt(at, snip, spans); ok {
+						r.lines = append(r.lines, lineAt{a.rowid, a.chunkID, i, off, alsoInAt(k)})
+					}
+				}
+			}
 			var at []lineAt
 			r.OtherPassages, at, r.OtherPassagesCount = otherPassages(q, d, c, texts)
 			r.lines = append(r.lines, at...)
@@ -579,7 +588,8 @@ func alsoIn(cited *docCand, at *chunkCand, docs []*docCand, dups []store.DocRef)
 	sort.SliceStable(es, func(i, j int) bool { return moreSpecific(es[i].ref, es[j].ref, es[i].known, es[j].known) })
 	var out []AlsoIn
 	for _, e := range es[:min(len(es), maxAlsoIn)] {
-		a := AlsoIn{DocumentID: e.ref.DocumentID, Path: e.ref.Path, Title: e.ref.Title, LineStart: e.at.LineStart, LineEnd: e.at.LineEnd, Page: e.at.Page}
+		a := AlsoIn{DocumentID: e.ref.DocumentID, Path: e.ref.Path, Title: e.ref.Title, LineStart: e.at.LineStart, LineEnd: e.at.LineEnd, Page: e.at.Page,
+			rowid: e.at.ChunkRowID, chunkID: e.at.ChunkID}
 		if !e.known {
 			a.DocumentID, a.Path, a.Title = e.at.DocumentID, e.at.Path, e.at.Title
 		}

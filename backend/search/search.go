@@ -159,7 +159,12 @@ type AlsoIn struct {
 	Title      string `json:"title"`
 	LineStart  int    `json:"line_start"`
 	LineEnd    int    `json:"line_end"`
+	Line       int    `json:"line,omitempty"` // the line there of the words the result's snippet shows, as Result.Line
 	Page       int    `json:"page,omitempty"`
+	Fold       *Fold  `json:"-"` // as Result.Fold
+	// The chunk that holds the passage there, whose text places Line.
+	rowid   int64
+	chunkID string
 }
 
 // Passage is one more place in a result's document that the query found.

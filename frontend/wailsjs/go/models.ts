@@ -605,12 +605,17 @@ export namespace search {
 	    title: string;
 	    line_start: number;
 	    line_end: number;
+	    line?: number;
 	    page?: number;
 	}
 	export interface Floor {
 	    KeywordShare: number;
 	    Vector: number;
 	    Known: number;
+	}
+	export interface Fold {
+	    ChunkID: string;
+	    Offset: number;
 	}
 	export interface Passage {
 	    chunk_id: string;
