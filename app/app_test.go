@@ -63,7 +63,7 @@ func TestBrowserHandlerCallsTheSameMethods(t *testing.T) {
 	var imp engine.Import
 	json.Unmarshal([]byte(body), &imp)
 	results := imp.Results
-	if code != 200 || imp.Summary.Files != 1 || len(results) != 1 || results[0].Error != nil || !strings.Contains(results[0].Path, "/uploads/") || !strings.HasSuffix(results[0].Path, "-report.md") {
+	if code != 200 || imp.Summary.Files != 1 || len(results) != 1 || results[0].Error != nil || !strings.Contains(results[0].Path, "/uploads/") || !strings.HasSuffix(results[0].Path, "/report.md") {
 		t.Fatalf("upload: %d %s", code, body)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)

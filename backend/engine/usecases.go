@@ -142,8 +142,9 @@ func mergeOutcomes(results []PathResult, waited []Document) *FilesResult {
 const MaxUpload = 100 << 20
 
 // StoreUpload keeps a file sent by a browser in the data folder's uploads/ and ingests it
-// there. The name keeps the original (without folders) behind a short content hash, so two
-// uploads of one name with different contents do not overwrite each other. The file is
+// there, as uploads/<short content hash>/<its own name (without folders)>: two uploads of one
+// name with different contents do not overwrite each other, and the file keeps the name a
+// person knows it by (the Library showed "14ccb671-tls.md"). The file is
 // written atomically: a failed or interrupted upload leaves no partial file to be ingested
 // by a later reconcile.
 func (e *Engine) StoreUpload(ctx context.Context, who Caller, name string, data []byte) (*Import, error) {
@@ -155,11 +156,11 @@ func (e *Engine) StoreUpload(ctx context.Context, who Caller, name string, data 
 		base = "upload" + strings.TrimPrefix(base, ".")
 	}
 	sum := sha256.Sum256(data)
-	dir := filepath.Join(e.DataDir(), "uploads")
+	dir := filepath.Join(e.DataDir(), "uploads", hex.EncodeToString(sum[:4]))
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "cannot create %s", dir)
 	}
-	path := filepath.Join(dir, hex.EncodeToString(sum[:4])+"-"+base)
+	path := filepath.Join(dir, base)
 	if err := atomicfile.Write(path, bytes.NewReader(data), 0o600); err != nil {
 		if se := e.storageFault(err); se != nil {
 			return nil, se

@@ -57,7 +57,8 @@ func TestIngestFilesMergesAndCountsFailures(t *testing.T) {
 	}
 }
 
-// StoreUpload writes into DATA/uploads under a hashed, folder-free name and ingests the file;
+// StoreUpload writes into DATA/uploads/<hash>/ under the file's own name (no folders) and
+// ingests the file;
 // a write that cannot complete leaves nothing behind (atomicfile's test breaks the write half
 // way; here the folder cannot be created).
 func TestStoreUpload(t *testing.T) {
@@ -74,15 +75,20 @@ func TestStoreUpload(t *testing.T) {
 	if len(res) != 1 || res[0].Error != nil || res[0].Result == nil {
 		t.Fatalf("upload: %+v", res)
 	}
-	if filepath.Dir(res[0].Path) != filepath.Join(e.DataDir(), "uploads") || !strings.HasSuffix(res[0].Path, "-report.md") {
+	if filepath.Dir(filepath.Dir(res[0].Path)) != filepath.Join(e.DataDir(), "uploads") || filepath.Base(res[0].Path) != "report.md" {
 		t.Fatalf("stored at %s", res[0].Path)
 	}
 	if b, err := os.ReadFile(res[0].Path); err != nil || !strings.Contains(string(b), "heron") {
 		t.Fatalf("stored file: %q %v", b, err)
 	}
-	ents, _ := os.ReadDir(filepath.Join(e.DataDir(), "uploads"))
+	ents, _ := os.ReadDir(filepath.Dir(res[0].Path))
 	if len(ents) != 1 {
-		t.Fatalf("uploads/ holds %d entries, want 1 (no temporary file left)", len(ents))
+		t.Fatalf("%s holds %d entries, want 1 (no temporary file left)", filepath.Dir(res[0].Path), len(ents))
+	}
+	// The same name with other contents is another file, beside it.
+	other, err := e.StoreUpload(ctx, local, "report.md", []byte("# Report\n\nThe heron count fell in June."))
+	if err != nil || len(other.Results) != 1 || other.Results[0].Path == res[0].Path || filepath.Base(other.Results[0].Path) != "report.md" {
+		t.Fatalf("a second report.md: %+v %v", other, err)
 	}
 	_, err = e.StoreUpload(ctx, local, "big.bin", make([]byte, engine.MaxUpload+1))
 	wantCode(t, err, errs.FileTooLarge)
