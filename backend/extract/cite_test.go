@@ -211,6 +211,12 @@ func TestSourceOffsetsIndexTheFile(t *testing.T) {
 func TestEveryWordCitesItsOwnLine(t *testing.T) {
 	sources := map[string]string{
 		"attendees.md": "---\ntitle: Kickoff\n---\n# Kickoff\n\nAttendees:\n\n- Tomás Reyes <tomas.reyes@kestrel-freight.com>\n- Ana Lima <ana.lima@kestrel-freight.com>\n\nSee <https://kestrel-freight.com/minutes> and www.kestrel-freight.com/agenda today.\n",
+		// Node's globals.html: a paragraph ending in a link and ".", then a heading of code
+		// with "..." and an anchor "#" glued to it (the heading cited the paragraph's line).
+		"globals.html": "<section><h3><code>Request</code></h3>\n" +
+			"<p>A browser-compatible implementation of <a href=\"https://developer.mozilla.org/Request\" class=\"type\">&#x3C;Request></a>.</p>\n" +
+			"</section><section><h3><code>setImmediate(callback[, ...args])</code><span><a class=\"mark\" href=\"#s\" id=\"s\">#</a></span></h3>\n" +
+			"<p>setImmediate is described in the timers section.</p>\n</section>\n",
 	}
 	for _, name := range []string{"tty.md", "note.md"} {
 		data, err := os.ReadFile(filepath.Join("testdata", "cite", name))

@@ -218,6 +218,16 @@ func alignWords(text, source string, words []srcWord) *SourceMap {
 	cur := 0
 	for i, t := range tws {
 		w := text[t.start:t.end]
+		// A word whose first part is not a source word (spelled with a character reference:
+		// "&#x3C;Request>" reads "<Request>") but which ends in the punctuation the cursor is
+		// on ("." after the link) maps that end: the word is on its line, and the "." is not
+		// left for a later word to take.
+		if cur < len(words) && len(w) > len(words[cur].w) && !hasWordRune(words[cur].w) && strings.HasSuffix(w, words[cur].w) &&
+			!strings.HasPrefix(w, words[cur].w) {
+			m.Add(t.end-len(words[cur].w), words[cur].off, len(words[cur].w))
+			cur++
+			continue
+		}
 		for k := cur; k < len(words) && k < cur+lookahead; k++ {
 			if !strings.HasPrefix(w, words[k].w) {
 				continue
@@ -229,13 +239,18 @@ func alignWords(text, source string, words []srcWord) *SourceMap {
 				rest = rest[len(words[j].w):]
 				j++
 			}
+			// Source words of punctuation alone ("." after a link, "#" of an anchor) that the
+			// text glued to a neighbour are passed over as if the cursor were on k: left in
+			// place, the "." ending one paragraph took the "...args" of the next heading, and
+			// the heading cited the line before it.
+			atCursor := k == cur || punctuationOnly(words[cur:k])
 			switch {
-			case rest == "" && (j-k > 1 || k == cur):
+			case rest == "" && (j-k > 1 || atCursor):
 			case rest == "" && i+1 < len(tws) && j < len(words) && words[j].w == text[tws[i+1].start:tws[i+1].end]:
 				// Skipping source words is only trusted when the next word agrees too: a
 				// common word ("the", "s1") from alt text or a made-up marker would otherwise
 				// pull the cursor ahead, and every later word would land too far down the file.
-			case k == cur:
+			case atCursor && hasWordRune(words[k].w):
 				j = k + 1 // a partial match where the cursor expects it: map its first part
 			default:
 				continue
@@ -246,4 +261,19 @@ func alignWords(text, source string, words []srcWord) *SourceMap {
 		}
 	}
 	return m
+}
+
+// punctuationOnly reports whether every word of ws has no letter or digit.
+func punctuationOnly(ws []srcWord) bool {
+	for _, w := range ws {
+		if hasWordRune(w.w) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasWordRune reports whether s has a letter or a digit.
+func hasWordRune(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
 }
