@@ -217,6 +217,13 @@ func TestEveryWordCitesItsOwnLine(t *testing.T) {
 			"<p>A browser-compatible implementation of <a href=\"https://developer.mozilla.org/Request\" class=\"type\">&#x3C;Request></a>.</p>\n" +
 			"</section><section><h3><code>setImmediate(callback[, ...args])</code><span><a class=\"mark\" href=\"#s\" id=\"s\">#</a></span></h3>\n" +
 			"<p>setImmediate is described in the timers section.</p>\n</section>\n",
+		// Highlighted code, as Node's addons.html has it: words glued across <span>s, and
+		// "<" spelled as a character reference.
+		"addons.html": "<pre><code class=\"language-cpp\"><span class=\"hljs-meta\">#<span class=\"hljs-keyword\">include</span> <span class=\"hljs-string\">&#x3C;node.h></span></span>\n" +
+			"<span class=\"hljs-function\"><span class=\"hljs-type\">void</span> <span class=\"hljs-title\">Method</span>(<span class=\"hljs-type\">const</span> FunctionCallbackInfo&#x3C;Value>&#x26; args)</span> {\n" +
+			"  Isolate* isolate = args.<span class=\"hljs-built_in\">GetIsolate</span>();\n" +
+			"  args.<span class=\"hljs-built_in\">GetReturnValue</span>().<span class=\"hljs-built_in\">Set</span>(String::<span class=\"hljs-built_in\">NewFromUtf8</span>(\n" +
+			"      isolate, <span class=\"hljs-string\">\"world\"</span>).<span class=\"hljs-built_in\">ToLocalChecked</span>());\n}\n</code></pre>\n",
 	}
 	for _, name := range []string{"tty.md", "note.md"} {
 		data, err := os.ReadFile(filepath.Join("testdata", "cite", name))

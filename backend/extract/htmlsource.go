@@ -186,6 +186,13 @@ func wordsOf(source string, nodes []*html.Node, spans map[*html.Node]nodeSpan) [
 			if i := strings.Index(source[at:sp.end], w); i >= 0 {
 				out = append(out, srcWord{w, at + i})
 				at += i + len(w)
+			} else if frag, fi := plainRun(w); len(frag) >= 3 {
+				// Spelled with a character reference ("&#x3C;node.h>" reads "<node.h>"):
+				// found by its longest piece that cannot be one, placed where the word starts.
+				if i := strings.Index(source[at:sp.end], frag); i >= 0 {
+					out = append(out, srcWord{w, max(at, at+i-fi)})
+					at += i + len(frag)
+				}
 			}
 		}
 	}
@@ -255,7 +262,13 @@ func alignWords(text, source string, words []srcWord) *SourceMap {
 			default:
 				continue
 			}
-			m.Add(t.start, words[k].off, len(words[k].w))
+			// Each piece of a glued word maps to its own place: mapped by its first piece
+			// alone, the rest of "args.GetIsolate();" took the next word's place, on the next
+			// line of a code block.
+			for p, at := k, t.start; p < j; p++ {
+				m.Add(at, words[p].off, len(words[p].w))
+				at += len(words[p].w)
+			}
 			cur = j
 			break
 		}
@@ -276,4 +289,23 @@ func punctuationOnly(ws []srcWord) bool {
 // hasWordRune reports whether s has a letter or a digit.
 func hasWordRune(s string) bool {
 	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
+}
+
+// plainRun is the longest run of w without a character HTML may spell as a reference (<, >, &,
+// quotes, anything not ASCII), and its byte index in w.
+func plainRun(w string) (string, int) {
+	best, at, start := "", 0, -1
+	for i := 0; i <= len(w); i++ {
+		plain := i < len(w) && w[i] < 0x80 && !strings.ContainsRune(`<>&"'`, rune(w[i]))
+		switch {
+		case plain && start < 0:
+			start = i
+		case !plain && start >= 0:
+			if i-start > len(best) {
+				best, at = w[start:i], start
+			}
+			start = -1
+		}
+	}
+	return best, at
 }
