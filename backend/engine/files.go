@@ -82,6 +82,9 @@ func (e *Engine) addPaths(ctx context.Context, who Caller, paths []string, origi
 	check := e.pathCheck(who)
 	reg := e.progress.beginRegistration(true)
 	defer reg.end()
+	if err := e.beginProgressRun(ctx); err != nil {
+		return nil, ignored, err
+	}
 	var files []string
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"math"
 	"strings"
 	"sync"
@@ -208,6 +209,33 @@ func (r *registration) end() {
 	r.t.mu.Unlock()
 }
 
+// running reports whether a run is being counted.
+func (t *progressTracker) running() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.run
+}
+
+// beginRun starts counting a run from jobs (the store's job counts when its work began), unless
+// one is being counted: a phase counts what finished after this. The engine calls it when files
+// start being registered, so work done before the first status was asked for counts too
+// (the first report took the base, and "analyzing 0 / 910" stood beside 475 new chunks).
+func (t *progressTracker) beginRun(jobs map[string]map[string]int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.startRun(jobs)
+}
+
+func (t *progressTracker) startRun(jobs map[string]map[string]int) {
+	if t.run {
+		return
+	}
+	t.run = true
+	for p, c := range jobs {
+		t.base[p], t.baseFailed[p], t.baseSkipped[p] = c[store.JobDone]+c[store.JobFailed]+c[store.JobSkipped], c[store.JobFailed], c[store.JobSkipped]
+	}
+}
+
 // report turns the job counts (by phase and state, from the store) into the run's progress at
 // now, and samples each phase for its rate.
 func (t *progressTracker) report(now time.Time, jobs map[string]map[string]int) Progress {
@@ -229,12 +257,7 @@ func (t *progressTracker) report(now time.Time, jobs map[string]map[string]int) 
 		t.reset()
 		return Progress{Phases: []PhaseProgress{}}
 	}
-	if !t.run {
-		t.run = true
-		for p := range jobs {
-			t.base[p], t.baseFailed[p], t.baseSkipped[p] = finished(p), jobs[p][store.JobFailed], jobs[p][store.JobSkipped]
-		}
-	}
+	t.startRun(jobs) // when no registration started it (retried or re-embedded documents)
 	out := Progress{Active: true, Phases: []PhaseProgress{}}
 	earlierBusy := false
 	for _, p := range phaseOrder {
@@ -314,4 +337,19 @@ func (t *progressTracker) rate(ph *PhaseProgress, now time.Time, earlierBusy boo
 		ph.Rate = float64(moved) / span.Seconds()
 		ph.ETASeconds = int(math.Ceil(float64(left) / ph.Rate))
 	}
+}
+
+// beginProgressRun starts counting a run from the store's job counts now, when registration
+// starts one (see progressTracker.beginRun). Called after beginRegistration, so a status asked
+// for in between cannot end the run it starts.
+func (e *Engine) beginProgressRun(ctx context.Context) error {
+	if e.progress.running() {
+		return nil
+	}
+	jobs, err := store.JobCounts(ctx, e.db.Reader())
+	if err != nil {
+		return queryErr(err, "jobs")
+	}
+	e.progress.beginRun(jobs)
+	return nil
 }

@@ -115,3 +115,25 @@ func TestProgressCountsRegistration(t *testing.T) {
 		t.Fatal("analysis still queued, yet the run is not active")
 	}
 }
+
+// A run counts from when its work began, not from the first status asked for: analysis that
+// finished between the start of a registration and the first report is part of the run ("0 /
+// 910" stood beside 475 new chunks when the first report took the base).
+func TestProgressCountsFromTheRunsStart(t *testing.T) {
+	tr := newProgressTracker()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	reg := tr.beginRegistration(true)
+	tr.beginRun(jobs(map[string][2]int{"analyze": {0, 900}})) // 900 analysed by earlier runs
+	reg.found(1100)
+	reg.registered(1100, 0)
+	// The first report: 176 of this run's documents are analysed already.
+	a := phase(t, tr.report(now, jobs(map[string][2]int{"analyze": {924, 1076}})), "analyze")
+	if a.Done != 176 || a.Total != 1100 {
+		t.Fatalf("the first report of a run: %+v", a)
+	}
+	// A second beginRun while the run goes on changes nothing.
+	tr.beginRun(jobs(map[string][2]int{"analyze": {924, 1076}}))
+	if a = phase(t, tr.report(now.Add(time.Second), jobs(map[string][2]int{"analyze": {900, 1100}})), "analyze"); a.Done != 200 {
+		t.Fatalf("the run's start moved: %+v", a)
+	}
+}

@@ -203,6 +203,10 @@ func (e *Engine) reconcile(ctx context.Context, root string) (registered, remove
 	}
 	if len(changed) > 0 {
 		reg := e.progress.beginRegistration(false)
+		if err := e.beginProgressRun(ctx); err != nil {
+			reg.end()
+			return 0, 0, err
+		}
 		reg.found(len(changed))
 		for _, r := range e.register(ctx, reg, changed, map[string]any{"source": "reconcile"}) {
 			if r.Err == nil {
