@@ -156,6 +156,10 @@ test("a 5,000-file folder: per-phase progress, pending types, and the import's l
   const line = page.locator('[data-testid="import-summary"][data-finished="true"]').first();
   await line.waitFor({ timeout: 5000 });
   assert.equal(await line.locator('[data-testid="import-line"]').innerText(), want);
+  // The box lists a dozen files and says how many more the import had (not how many more it
+  // happens to keep in memory).
+  const listed = await page.locator('[data-testid="upload-item"]').count();
+  assert.equal(await byId("upload-more").innerText(), `and ${fmt(total - listed)} more files, counted in the line above`);
   await shot("progress-summary");
 
   const st = await callAPI("Status");
