@@ -350,6 +350,19 @@ test("a search result is its document: the best passage, then '7 more in this do
   assert.equal(await passages.count(), 5);
 });
 
+test("a search whose matches are all too weak says so, not 'nothing found' beside 'N weaker results left out'", async () => {
+  await page.keyboard.press("/");
+  await byId("search-input").fill("zzqqxv wobblequark");
+  const empty = page.locator('[data-testid="search-results"][data-query="zzqqxv wobblequark"]');
+  await empty.waitFor({ timeout: 10000 });
+  const meta = await page.locator(".meta").innerText();
+  const text = await empty.innerText();
+  // Static vectors always bring candidates; none of them passes the floor of evidence.
+  assert.match(meta, /weaker results? left out/);
+  assert.match(text, /Nothing matches “zzqqxv wobblequark” well enough/);
+  assert.doesNotMatch(text, /Nothing found/);
+});
+
 test("Back from a search result returns to the same place in the results", async () => {
   await page.keyboard.press("/");
   await byId("search-input").fill("rust ownership borrow");
