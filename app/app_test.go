@@ -17,13 +17,20 @@ import (
 	"github.com/strata-app/strata/internal/testenv"
 )
 
-func newApp(t *testing.T) (*app.Host, *engine.Engine) {
+// openEngine opens an engine on a data folder of its own, closed when the test ends.
+func openEngine(t *testing.T) *engine.Engine {
 	t.Helper()
 	e, err := engine.Open(context.Background(), testenv.EngineConfig(t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+func newApp(t *testing.T) (*app.Host, *engine.Engine) {
+	t.Helper()
+	e := openEngine(t)
 	tok := strings.Repeat("t", 64)
 	client := func(useHTTP bool) (mcpconfig.Server, error) {
 		if useHTTP {
@@ -135,11 +142,7 @@ func (f *fakePlatform) Emit(_ context.Context, ev string, _ any) {
 }
 
 func TestDesktopEventsAndPlatform(t *testing.T) {
-	e, err := engine.Open(context.Background(), testenv.EngineConfig(t.TempDir()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := openEngine(t)
 	p := &fakePlatform{events: make(chan string, 10)}
 	a := app.New(e, app.Options{Platform: p})
 	a.Startup(context.Background())

@@ -6,9 +6,7 @@ import (
 	"time"
 
 	"github.com/strata-app/strata/app"
-	"github.com/strata-app/strata/backend/engine"
 	"github.com/strata-app/strata/backend/errs"
-	"github.com/strata-app/strata/internal/testenv"
 )
 
 // fakeLoginItem is a login item in memory; fail makes the next Set fail.
@@ -32,11 +30,7 @@ func (f *fakeLoginItem) Set(on bool) (app.Autostart, error) {
 // login switch.
 func TestBackgroundSettings(t *testing.T) {
 	ctx := context.Background()
-	e, err := engine.Open(ctx, testenv.EngineConfig(t.TempDir()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := openEngine(t)
 	p := &fakePlatform{events: make(chan string, 10)}
 	li := &fakeLoginItem{}
 	a := app.New(e, app.Options{Platform: p, LoginItem: li})
@@ -90,11 +84,7 @@ func TestBackgroundSettings(t *testing.T) {
 // TestHiddenWindowGetsNoStatus: while the window is closed to the background the App stops
 // computing status for it (nobody sees it); shown again, it gets the status at once.
 func TestHiddenWindowGetsNoStatus(t *testing.T) {
-	e, err := engine.Open(context.Background(), testenv.EngineConfig(t.TempDir()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := openEngine(t)
 	p := &fakePlatform{events: make(chan string, 10)}
 	a := app.New(e, app.Options{Platform: p})
 	a.SetHidden(true)

@@ -1,14 +1,12 @@
 package app_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/strata-app/strata/app"
-	"github.com/strata-app/strata/backend/engine"
 	"github.com/strata-app/strata/backend/mcpconfig"
 	"github.com/strata-app/strata/internal/testenv"
 )
@@ -18,11 +16,7 @@ import (
 func TestInstallClientUsesTheGivenEnvironment(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", t.TempDir()) // the process's: must stay untouched
-	e, err := engine.Open(context.Background(), testenv.EngineConfig(t.TempDir()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := openEngine(t)
 	a := app.New(e, app.Options{Client: stdioClient, Getenv: testenv.Getenv("HOME=" + home)})
 	res, err := a.InstallClient("cursor")
 	if err != nil {

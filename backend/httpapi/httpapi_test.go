@@ -25,6 +25,13 @@ import (
 
 func start(t *testing.T, ttl time.Duration) (*httpapi.Server, string, string) {
 	t.Helper()
+	return serveWith(t, httpapi.Options{IdleTTL: ttl})
+}
+
+// serveWith serves a data folder of its own on a free loopback port, with opts (Addr, Token and
+// DataDir are filled in): the server, its token and the folder.
+func serveWith(t *testing.T, opts httpapi.Options) (*httpapi.Server, string, string) {
+	t.Helper()
 	dir := t.TempDir()
 	e, err := engine.Open(context.Background(), testenv.EngineConfig(dir))
 	if err != nil {
@@ -35,7 +42,8 @@ func start(t *testing.T, ttl time.Duration) (*httpapi.Server, string, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := httpapi.Listen(mcpserver.New(e, mcpserver.Options{}), httpapi.Options{Addr: "127.0.0.1:0", Token: tok, DataDir: dir, IdleTTL: ttl})
+	opts.Addr, opts.Token, opts.DataDir = "127.0.0.1:0", tok, dir
+	s, err := httpapi.Listen(mcpserver.New(e, mcpserver.Options{}), opts)
 	if err != nil {
 		t.Fatal(err)
 	}

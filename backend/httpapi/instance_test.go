@@ -9,31 +9,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/strata-app/strata/backend/engine"
 	"github.com/strata-app/strata/backend/httpapi"
-	"github.com/strata-app/strata/backend/mcpserver"
-	"github.com/strata-app/strata/internal/testenv"
 )
 
 // listenOn serves a data folder of its own with inst answering second launches (nil: none, as
 // `strata serve`).
 func listenOn(t *testing.T, inst httpapi.InstanceFunc) (*httpapi.Server, string) {
 	t.Helper()
-	dir := t.TempDir()
-	e, err := engine.Open(context.Background(), testenv.EngineConfig(dir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
-	tok, err := httpapi.LoadOrCreateToken(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := httpapi.Listen(mcpserver.New(e, mcpserver.Options{}), httpapi.Options{Addr: "127.0.0.1:0", Token: tok, DataDir: dir, Instance: inst})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s, _, dir := serveWith(t, httpapi.Options{Instance: inst})
 	return s, dir
 }
 
