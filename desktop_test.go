@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"image"
@@ -119,7 +118,7 @@ type window struct {
 	env     []string
 	display string
 	id      string // the X window titled Strata
-	logs    *syncBuffer
+	logs    *testenv.LogBuffer
 	pid     int
 	done    chan struct{} // closed when the process has exited
 	exit    error         // its exit status, once done is closed
@@ -136,7 +135,7 @@ func openWindow(t *testing.T, bin, data string, env []string, args ...string) *w
 	ctx, cancel := context.WithCancel(context.Background())
 	app := exec.CommandContext(ctx, bin, append([]string{"--data", data}, args...)...)
 	app.Env = env
-	w := &window{t: t, env: env, display: display, logs: &syncBuffer{}, done: make(chan struct{})}
+	w := &window{t: t, env: env, display: display, logs: &testenv.LogBuffer{}, done: make(chan struct{})}
 	app.Stderr, app.Stdout = w.logs, w.logs
 	if err := app.Start(); err != nil {
 		cancel()
@@ -306,16 +305,3 @@ func changed(a, b image.Image) float64 {
 	}
 	return float64(diff) / float64(total)
 }
-
-// syncBuffer is a bytes.Buffer safe for the process's writer and the test's reader.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }

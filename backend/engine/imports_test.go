@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -9,13 +8,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/strata-app/strata/backend/engine"
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/internal/benchdata"
+	"github.com/strata-app/strata/internal/testenv"
 )
 
 // An import is counted once per file, in one of added, changed, identical (unchanged, moved,
@@ -152,7 +151,7 @@ func TestAddingAFolderWhileServingRegistersEachFileOnce(t *testing.T) {
 	if err := benchdata.WriteNotes(src, 0, n); err != nil {
 		t.Fatal(err)
 	}
-	logs := &syncBuffer{}
+	logs := &testenv.LogBuffer{}
 	cfg := config(t.TempDir(), func(c *engine.Config) {
 		c.RootSyncInterval = 10 * time.Millisecond
 		c.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
@@ -222,7 +221,7 @@ func TestAddingAFolderWhileServingRegistersEachFileOnce(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if line := logs.line("msg=reconciled root=" + src); !strings.Contains(line, "registered=0 ") {
+	if line := logs.Line("msg=reconciled root=" + src); !strings.Contains(line, "registered=0 ") {
 		t.Fatalf("the reconcile after the add registered files again: %s", line)
 	}
 	st, err := e.Status(ctx)
@@ -232,32 +231,4 @@ func TestAddingAFolderWhileServingRegistersEachFileOnce(t *testing.T) {
 	if st.Counts.Submissions != n {
 		t.Fatalf("%d registrations (submissions) for %d files: each file must be registered once", st.Counts.Submissions, n)
 	}
-}
-
-// syncBuffer is a log sink a test reads while the engine writes to it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// line is the first logged line holding sub.
-func (s *syncBuffer) line(sub string) string {
-	for _, l := range strings.Split(s.String(), "\n") {
-		if strings.Contains(l, sub) {
-			return l
-		}
-	}
-	return ""
 }

@@ -1,33 +1,18 @@
 package mcpserver_test
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/strata-app/strata/backend/engine"
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/mcpserver"
+	"github.com/strata-app/strata/internal/testenv"
 )
-
-// syncBuffer is a log sink the engine may write from any goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
 // TestToolsReadFilesAsARemoteClient: through the real mcp-go client, the ingest tool reads a
 // file only inside what the local user shared, whatever the file is, and the refusal names the
@@ -43,7 +28,7 @@ func TestToolsReadFilesAsARemoteClient(t *testing.T) {
 	if err := os.WriteFile(note, []byte("# Herons\n\nThe heron count rose in May."), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	logs := &syncBuffer{}
+	logs := &testenv.LogBuffer{}
 	e, err := engine.Open(ctx, engine.Config{DataDir: filepath.Join(home, "data"), Embedder: "static",
 		Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo}))})
 	if err != nil {

@@ -6,8 +6,10 @@
 package testenv
 
 import (
+	"bytes"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/strata-app/strata/backend/engine"
 )
@@ -37,4 +39,33 @@ func Getenv(pairs ...string) func(string) string {
 // then the pairs given appended (later entries win).
 func Environ(pairs ...string) []string {
 	return append(os.Environ(), append([]string{"STRATA_EMBEDDER=static", "OLLAMA_HOST=" + UnreachableOllama}, pairs...)...)
+}
+
+// LogBuffer is a log sink a test reads while the engine (or a child process's copier) writes to
+// it from other goroutines.
+type LogBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *LogBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *LogBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// Line is the first line written that holds sub ("" when none does).
+func (l *LogBuffer) Line(sub string) string {
+	for _, line := range strings.Split(l.String(), "\n") {
+		if strings.Contains(line, sub) {
+			return line
+		}
+	}
+	return ""
 }
