@@ -73,20 +73,7 @@ type token struct {
 // tokenize splits text into words (letters and digits) and marks those that match a term.
 func tokenize(text string, terms []highlightTerm) []token {
 	var toks []token
-	for i := 0; i < len(text); {
-		r, n := utf8.DecodeRuneInString(text[i:])
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			i += n
-			continue
-		}
-		j := i
-		for j < len(text) {
-			r, n := utf8.DecodeRuneInString(text[j:])
-			if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-				break
-			}
-			j += n
-		}
+	eachWord(text, func(i, j int) {
 		w := strings.ToLower(text[i:j])
 		hit := false
 		var ws string // w's Porter stem, computed once if needed
@@ -104,9 +91,30 @@ func tokenize(text string, terms []highlightTerm) []token {
 			}
 		}
 		toks = append(toks, token{i, j, hit})
+	})
+	return toks
+}
+
+// eachWord calls fn with the byte range [start, end) of each run of letters and digits of text,
+// in order: the words snippets, highlights and cited lines agree on.
+func eachWord(text string, fn func(start, end int)) {
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			i += n
+			continue
+		}
+		j := i
+		for j < len(text) {
+			r, n := utf8.DecodeRuneInString(text[j:])
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+				break
+			}
+			j += n
+		}
+		fn(i, j)
 		i = j
 	}
-	return toks
 }
 
 func hasHit(text string, terms []highlightTerm) bool {
@@ -168,6 +176,21 @@ func excerpt(text string, terms []highlightTerm, width int) (string, []Span) {
 		b.WriteString("…")
 	}
 	return b.String(), spans
+}
+
+// utf16ToByte is the byte offset in s of UTF-16 offset u (Span's unit), or len(s).
+func utf16ToByte(s string, u int) int {
+	n := 0
+	for i, r := range s {
+		if n >= u {
+			return i
+		}
+		n++
+		if r >= 0x10000 {
+			n++ // a surrogate pair
+		}
+	}
+	return len(s)
 }
 
 // utf16Len is the length of s in UTF-16 code units (see Span).

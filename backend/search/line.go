@@ -3,23 +3,15 @@ package search
 import (
 	"context"
 	"strings"
-	"unicode"
 
 	"github.com/strata-app/strata/backend/store"
 )
 
 // A chunk runs over many lines (a section of a page); its LineStart is where the section
 // begins, which may be twenty lines above the words a snippet shows. A citation lands on the
-// source's own line: snippetLine finds the line of the chunk's text that holds the snippet's
+// source's own line: snippetAt finds the line of the chunk's text that holds the snippet's
 // first highlighted word, and the chunk's line map (store.Chunk.FileLine) turns it into the
 // file's line (fillLines, once for all the results of a search).
-
-// snippetLine is the 0-based line of text holding the first highlighted word of snip (a snippet
-// of text, see snippet), and that word's byte offset in text; see snippetAt.
-func snippetLine(text, snip string, spans []Span) (int, bool) {
-	line, _, ok := snippetAt(text, snip, spans)
-	return line, ok
-}
 
 // snippetAt is the 0-based line of text holding the first highlighted word of snip (a snippet
 // of text, see snippet), found as that word and up to four words after it in the same order.
@@ -33,65 +25,26 @@ func snippetAt(text, snip string, spans []Span) (line, offset int, ok bool) {
 		return 0, 0, false
 	}
 	var words []string
-	for _, w := range wordRuns(snip[utf16ToByte(snip, spans[0].Start):]) {
-		if words = append(words, w.word); len(words) == 5 {
-			break
+	rest := snip[utf16ToByte(snip, spans[0].Start):]
+	eachWord(rest, func(i, j int) {
+		if len(words) < 5 {
+			words = append(words, rest[i:j])
 		}
-	}
-	toks := wordRuns(text)
+	})
+	var toks [][2]int
+	eachWord(text, func(i, j int) { toks = append(toks, [2]int{i, j}) })
 	for n := len(words); n >= 1; n-- {
 	next:
 		for i := 0; i+n <= len(toks); i++ {
 			for k := range n {
-				if toks[i+k].word != words[k] {
+				if t := toks[i+k]; text[t[0]:t[1]] != words[k] {
 					continue next
 				}
 			}
-			return strings.Count(text[:toks[i].start], "\n"), toks[i].start, true
+			return strings.Count(text[:toks[i][0]], "\n"), toks[i][0], true
 		}
 	}
 	return 0, 0, false
-}
-
-type wordRun struct {
-	start int
-	word  string
-}
-
-// wordRuns are the runs of letters and digits of s, with their byte offsets.
-func wordRuns(s string) []wordRun {
-	var out []wordRun
-	start := -1
-	for i, r := range s {
-		in := unicode.IsLetter(r) || unicode.IsDigit(r)
-		switch {
-		case in && start < 0:
-			start = i
-		case !in && start >= 0:
-			out = append(out, wordRun{start, s[start:i]})
-			start = -1
-		}
-	}
-	if start >= 0 {
-		out = append(out, wordRun{start, s[start:]})
-	}
-	return out
-}
-
-// utf16ToByte is the byte offset in s of UTF-16 offset u (Span's unit), or len(s).
-func utf16ToByte(s string, u int) int {
-	n := 0
-	for i, r := range s {
-		if n >= u {
-			return i
-		}
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-	}
-	return len(s)
 }
 
 // lineAt is a citation whose line is still to be read from its chunk's line map: line idx of

@@ -18,7 +18,7 @@ func TestSnippetLine(t *testing.T) {
 		{"gethelp", 4, true},
 	} {
 		snip, spans, _ := snippet(text, tc.query, 32)
-		got, ok := snippetLine(text, snip, spans)
+		got, _, ok := snippetAt(text, snip, spans)
 		if ok != tc.ok || got != tc.line {
 			t.Errorf("%q: line %d %v, want %d %v (snippet %q %v)", tc.query, got, ok, tc.line, tc.ok, snip, spans)
 		}
@@ -26,13 +26,13 @@ func TestSnippetLine(t *testing.T) {
 	// A code block between the words: fewer words are matched, still on the right line.
 	code := "Intro line.\n\n```\nlet x = 5;\n```\n\nThe borrow checker compares scopes.\n"
 	snip, spans, _ := snippet(code, "borrow checker", 32)
-	if got, ok := snippetLine(code, snip, spans); !ok || got != 6 {
+	if got, _, ok := snippetAt(code, snip, spans); !ok || got != 6 {
 		t.Errorf("borrow checker: line %d %v (snippet %q)", got, ok, snip)
 	}
-	if _, ok := snippetLine("other words entirely", "…the heron colony…", []Span{{4, 9}}); ok {
+	if _, _, ok := snippetAt("other words entirely", "…the heron colony…", []Span{{4, 9}}); ok {
 		t.Error("a snippet of words the text does not hold was placed")
 	}
-	if _, ok := snippetLine(text, "no highlight", nil); ok {
+	if _, _, ok := snippetAt(text, "no highlight", nil); ok {
 		t.Error("a snippet without a highlight was placed")
 	}
 }

@@ -11,7 +11,7 @@ import { codes } from './codes.svelte';
 import { toApiError } from './errors';
 import { shortPath } from './format';
 import { isPending, itemFromDocument, itemFromResult, type IngestItem } from './ingest';
-import { addSummaries, failureReasons } from './progress';
+import { addSummaries, emptySummary, failureReasons } from './progress';
 import { href } from './route';
 import { toasts } from './toast.svelte';
 import type { Import, ImportSummary, Status } from './types';
@@ -77,6 +77,16 @@ class Activity {
 
   clear() {
     this.items = this.items.filter((i) => i.state === 'uploading' || i.state === 'waiting');
+    // An import still being read keeps its line; the finished ones go with their files.
+    this.keepImports(this.imports.filter((i) => !i.summary.finished));
+  }
+
+  /** Keeps imports (and forgets what was kept for the others). */
+  private keepImports(imports: FollowedImport[]) {
+    this.imports = imports;
+    const kept = new Set(imports.map((i) => i.key));
+    for (const [item, imp] of this.importOf) if (!kept.has(imp)) this.importOf.delete(item);
+    for (const imp of this.failuresAnnounced.keys()) if (!kept.has(imp)) this.failuresAnnounced.delete(imp);
   }
 
   /**
@@ -101,7 +111,7 @@ class Activity {
     const fi: FollowedImport = { key: `i${++seq}`, what, summaries: list, summary: addSummaries(list) };
     for (const k of keys) this.importOf.set(k, fi.key);
     this.announce(fi);
-    this.imports = [fi, ...this.imports].slice(0, 5);
+    this.keepImports([fi, ...this.imports].slice(0, 5));
   }
 
   /**
@@ -114,7 +124,8 @@ class Activity {
     const next = this.imports.map((fi) => {
       if (fi.summary.finished) return fi;
       const summaries = fi.summaries.map((s) => byID.get(s.id) ?? s);
-      if (summaries.every((s, i) => s === fi.summaries[i])) return fi;
+      // Each status brings new objects: an import changed when its line did.
+      if (summaries.every((s, i) => s.line === fi.summaries[i].line && s.finished === fi.summaries[i].finished)) return fi;
       changed = true;
       const upd: FollowedImport = { ...fi, summaries, summary: addSummaries(summaries) };
       // The final line gets a toast of its own when the first one could not tell it: a large
@@ -226,7 +237,7 @@ class Activity {
           const item = { key, name: file.name, state: 'failed' as const, message: `failed — ${err.message}`, hint: err.hint };
           this.update(key, item);
           // Refused before Strata had it (too large, no connection): counted here, as Go counts a file it could not register.
-          summaries.push({ id: '', files: 1, added: 0, updated: 0, unchanged: 0, moved: 0, duplicates: 0, failed: 1, failed_by: { [err.code]: 1 }, ignored: { files: 0, folders: 0 }, pending: 0, finished: true, line: '', started_at: '' });
+          summaries.push({ ...emptySummary(), files: 1, failed: 1, failed_by: { [err.code]: 1 } });
         } finally {
           this.busy--;
         }

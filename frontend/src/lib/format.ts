@@ -131,9 +131,14 @@ export function prettyValue(v: unknown): string {
   }
 }
 
+/** 5000 → "5,000", the same as Go's figures whatever the browser's locale. */
+export function thousands(n: number): string {
+  return Math.trunc(n).toLocaleString('en-US');
+}
+
 /** Plural helper: plural(1, 'file') → "1 file", plural(3, 'file') → "3 files". */
 export function plural(n: number, one: string, many = one + 's'): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+  return `${thousands(n)} ${n === 1 ? one : many}`;
 }
 
 /** A short label for an observation: its name-like field, else the first string field. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addSummaries, importText, phaseView, phaseViews, rateText, thousands, timeLeft, type ImportSummary, type PhaseProgress } from './progress';
+import { addSummaries, importText, phaseView, phaseViews, rateText, timeLeft, type ImportSummary, type PhaseProgress } from './progress';
+import { thousands } from './format';
 
 // The cases Go's TestImportSummaryText reads: both sides must say the same words.
 import lines from '../../../backend/engine/testdata/import_lines.json?raw';

@@ -3,20 +3,12 @@
 // the sidebar, the Library's header, the toasts and the Recently added box show.
 
 import type { engine } from '../../wailsjs/go/models';
+import { humanize, plural, thousands } from './format';
 
 export type Progress = engine.Progress;
 export type PhaseProgress = engine.PhaseProgress;
 export type ImportSummary = engine.ImportSummary;
 
-/** 5000 → "5,000" (the same as Go's thousands, whatever the browser's locale). */
-export function thousands(n: number): string {
-  const s = String(Math.abs(Math.trunc(n))).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return n < 0 ? '-' + s : s;
-}
-
-function plural(n: number, what: string): string {
-  return n === 1 ? `1 ${what}` : `${thousands(n)} ${what}s`;
-}
 
 /** "about 40 s left", "about 7 min left", "about 1 h 5 min left". */
 export function timeLeft(seconds: number): string {
@@ -60,7 +52,7 @@ export interface PhaseView {
 /** A phase of the run in words. waitsFor is the phase before it that still has work. */
 export function phaseView(p: PhaseProgress, waitsFor = ''): PhaseView {
   const unit = p.phase === 'register' ? 'files' : 'documents';
-  const title = p.label.charAt(0).toUpperCase() + p.label.slice(1);
+  const title = humanize(p.label);
   const counts = p.counting ? `${thousands(p.done)} / ${thousands(p.total)} found so far` : `${thousands(p.done)} / ${thousands(p.total)}`;
   let pace: string;
   switch (p.state) {
@@ -130,9 +122,9 @@ export function importText(s: Partial<Counts>): string {
   return line;
 }
 
-/** Adds up the summaries of one batch (uploads, one import each). */
-export function addSummaries(list: ImportSummary[]): ImportSummary {
-  const out: ImportSummary = {
+/** An import of nothing, finished: what summaries are added to. */
+export function emptySummary(): ImportSummary {
+  return {
     id: '',
     files: 0,
     added: 0,
@@ -148,6 +140,11 @@ export function addSummaries(list: ImportSummary[]): ImportSummary {
     line: '',
     started_at: '',
   };
+}
+
+/** Adds up the summaries of one batch (uploads, one import each). */
+export function addSummaries(list: ImportSummary[]): ImportSummary {
+  const out = emptySummary();
   const folders = new Set<string>();
   for (const s of list) {
     for (const k of ['files', 'added', 'updated', 'unchanged', 'moved', 'duplicates', 'failed', 'pending'] as const) out[k] += s[k];

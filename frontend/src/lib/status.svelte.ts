@@ -7,10 +7,11 @@ import type { Status } from './types';
 class StatusStore {
   current = $state<Status | null>(null);
   error = $state<string>('');
-  /** Bumped whenever the status changes: screens reload their lists on it. */
+  /** Bumped whenever what the store holds changes: screens reload their lists on it. */
   version = $state(0);
 
   private last = '';
+  private lastData = '';
   private timer: ReturnType<typeof setInterval> | undefined;
   private started = false;
 
@@ -21,6 +22,12 @@ class StatusStore {
     this.last = key;
     this.current = s;
     this.error = '';
+    // Nor are a phase's rate and time left, or an import's line, which move at every poll while
+    // work goes on: the progress card and the import lines read `current`; lists reload when
+    // the store's counts or jobs change.
+    const data = JSON.stringify(s, (k, v) => (k === 'free_bytes' || k === 'progress' || k === 'imports' ? undefined : v));
+    if (data === this.lastData) return;
+    this.lastData = data;
     this.version++;
   }
 
