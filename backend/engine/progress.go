@@ -209,13 +209,6 @@ func (r *registration) end() {
 	r.t.mu.Unlock()
 }
 
-// running reports whether a run is being counted.
-func (t *progressTracker) running() bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.run
-}
-
 // beginRun starts counting a run from jobs (the store's job counts when its work began), unless
 // one is being counted: a phase counts what finished after this. The engine calls it when files
 // start being registered, so work done before the first status was asked for counts too
@@ -223,7 +216,22 @@ func (t *progressTracker) running() bool {
 func (t *progressTracker) beginRun(jobs map[string]map[string]int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	// A run that ended while nobody asked for a status (a server without a window) is still
+	// marked as running: ended, it must not count into this one.
+	if t.run && t.active <= 1 && !pendingJobs(jobs) {
+		t.reset()
+	}
 	t.startRun(jobs)
+}
+
+// pendingJobs reports whether any job of jobs waits or runs.
+func pendingJobs(jobs map[string]map[string]int) bool {
+	for _, c := range jobs {
+		if c[store.JobQueued]+c[store.JobRunning] > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func (t *progressTracker) startRun(jobs map[string]map[string]int) {
@@ -247,13 +255,7 @@ func (t *progressTracker) report(now time.Time, jobs map[string]map[string]int) 
 	}
 	pending := func(p string) int { return jobs[p][store.JobQueued] + jobs[p][store.JobRunning] }
 
-	busy := t.active > 0
-	for p := range jobs {
-		if pending(p) > 0 {
-			busy = true
-		}
-	}
-	if !busy {
+	if t.active == 0 && !pendingJobs(jobs) {
 		t.reset()
 		return Progress{Phases: []PhaseProgress{}}
 	}
@@ -343,9 +345,6 @@ func (t *progressTracker) rate(ph *PhaseProgress, now time.Time, earlierBusy boo
 // starts one (see progressTracker.beginRun). Called after beginRegistration, so a status asked
 // for in between cannot end the run it starts.
 func (e *Engine) beginProgressRun(ctx context.Context) error {
-	if e.progress.running() {
-		return nil
-	}
 	jobs, err := store.JobCounts(ctx, e.db.Reader())
 	if err != nil {
 		return queryErr(err, "jobs")

@@ -137,3 +137,23 @@ func TestProgressCountsFromTheRunsStart(t *testing.T) {
 		t.Fatalf("the run's start moved: %+v", a)
 	}
 }
+
+// A run that ended while no status was asked for (a server without a window) does not count
+// into the next one.
+func TestProgressRunEndedUnseen(t *testing.T) {
+	tr := newProgressTracker()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	reg := tr.beginRegistration(true)
+	tr.beginRun(jobs(map[string][2]int{"analyze": {0, 0}}))
+	reg.end()
+	tr.report(now, jobs(map[string][2]int{"analyze": {500, 0}})) // the first run, under way
+	// It ends (500 analysed) with nobody asking; a new folder is added.
+	reg = tr.beginRegistration(true)
+	tr.beginRun(jobs(map[string][2]int{"analyze": {0, 500}}))
+	reg.found(20)
+	reg.registered(20, 0)
+	a := phase(t, tr.report(now.Add(time.Minute), jobs(map[string][2]int{"analyze": {15, 505}})), "analyze")
+	if a.Done != 5 || a.Total != 20 {
+		t.Fatalf("the second run counts the first one: %+v", a)
+	}
+}

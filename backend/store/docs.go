@@ -320,16 +320,6 @@ func documentWhere(f DocumentFilter) (string, []any) {
 		cond, a := pathPrefix("path", f.PathPrefix, f.FoldCase)
 		where += " AND " + cond
 		args = append(args, a...)
-		// On a case-sensitive host a byte range lets documents_path narrow the scan (neither
-		// substr nor LIKE can use a BINARY index); the condition above keeps the exact meaning.
-		if !f.FoldCase {
-			where += " AND path >= ?"
-			args = append(args, f.PathPrefix)
-			if end, ok := prefixEnd(f.PathPrefix); ok {
-				where += " AND path < ?"
-				args = append(args, end)
-			}
-		}
 	}
 	switch f.DocType {
 	case "":

@@ -324,11 +324,18 @@ func ListEntities(ctx context.Context, q Q, f EntityFilter) ([]Entity, int, erro
 // only, so É and é still differ. Without fold the bytes must match: LIKE alone took
 // /home/ann/Notes/ for a prefix of /home/ann/notes/x, another folder on Linux, and reconcile
 // then counted that folder's documents among the watched folder's.
+//
+// Without fold a byte range comes with it, so that an index on col narrows the scan (neither
+// substr nor LIKE can use a BINARY index); the substr test keeps the exact meaning.
 func pathPrefix(col, prefix string, fold bool) (string, []any) {
 	if fold {
 		return col + ` LIKE ? ESCAPE '\'`, []any{escapeLike(prefix) + "%"}
 	}
-	return `substr(` + col + `, 1, length(?)) = ?`, []any{prefix, prefix}
+	cond, args := col+` >= ? AND substr(`+col+`, 1, length(?)) = ?`, []any{prefix, prefix, prefix}
+	if end, ok := prefixEnd(prefix); ok {
+		cond, args = cond+` AND `+col+` < ?`, append(args, end)
+	}
+	return cond, args
 }
 
 func escapeLike(s string) string {
