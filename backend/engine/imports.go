@@ -159,7 +159,7 @@ func summarize(results []PathResult, docs map[string]store.Document, ignored wat
 			fail(string(code))
 		case have && d.DuplicateOf != "":
 			s.Duplicates++
-		case !r.Result.Created && strings.HasPrefix(r.Result.Message, "Moved:"):
+		case !r.Result.Created && r.Result.Moved:
 			s.Moved++
 		case !r.Result.Created:
 			s.Unchanged++
@@ -263,11 +263,11 @@ func (ti *trackedImport) idOrNew() string {
 	if ti.summary.ID != "" {
 		return ti.summary.ID
 	}
-	id, err := ids.Submission()
+	id, err := ids.Import()
 	if err != nil { // the clock or the random source failed: a time-based ID still tells imports apart
-		id = fmt.Sprintf("sub_%d", time.Now().UnixNano())
+		id = fmt.Sprintf("imp_%d", time.Now().UnixNano())
 	}
-	return "imp_" + strings.TrimPrefix(id, "sub_")
+	return id
 }
 
 func (ti *trackedImport) markFinished(now time.Time) {

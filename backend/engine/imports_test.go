@@ -232,3 +232,27 @@ func TestAddingAFolderWhileServingRegistersEachFileOnce(t *testing.T) {
 		t.Fatalf("%d registrations (submissions) for %d files: each file must be registered once", st.Counts.Submissions, n)
 	}
 }
+
+// A file already here found at a new path counts as moved (ingest.Result.Moved), not unchanged.
+func TestImportCountsAMovedFile(t *testing.T) {
+	e := open(t, withStaticEmbedder)
+	ctx := context.Background()
+	dir := t.TempDir()
+	old, moved := filepath.Join(dir, "a.md"), filepath.Join(dir, "b.md")
+	if err := os.WriteFile(old, []byte("# Heron\n\nThe heron colony by the river.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Import(ctx, local, []string{old}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(old, moved); err != nil {
+		t.Fatal(err)
+	}
+	imp, err := e.Import(ctx, local, []string{moved})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if imp.Summary.Moved != 1 || imp.Summary.Unchanged != 0 || len(imp.Results) != 1 || imp.Results[0].Result == nil || !imp.Results[0].Result.Moved {
+		t.Fatalf("moved file: %+v %+v", imp.Summary, imp.Results)
+	}
+}

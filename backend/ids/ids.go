@@ -65,13 +65,20 @@ func Payload(contentID string) string {
 	return uuid.NewSHA1(payloadNamespace, []byte(contentID)).String()
 }
 
-// Submission is a fresh time-ordered UUIDv7 for one submission (the only non-derived ID).
-func Submission() (string, error) {
+// Submission is a fresh time-ordered UUIDv7 for one submission (with Import, the only
+// non-derived IDs).
+func Submission() (string, error) { return fresh("sub_", "submission") }
+
+// Import is a fresh time-ordered UUIDv7 for one import (a call that adds files), which its
+// summary is followed by.
+func Import() (string, error) { return fresh("imp_", "import") }
+
+func fresh(prefix, what string) (string, error) {
 	u, err := uuid.NewV7()
 	if err != nil {
-		return "", fmt.Errorf("new submission id: %w", err)
+		return "", fmt.Errorf("new %s id: %w", what, err)
 	}
-	return "sub_" + u.String(), nil
+	return prefix + u.String(), nil
 }
 
 // ValidEntityID reports whether s has the shape of an entity ID.

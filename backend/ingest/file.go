@@ -496,7 +496,7 @@ func (in *Ingester) moveDocument(ctx context.Context, tx *store.Tx, d, occupant 
 	if err := writeObserved(ctx, tx, d.PayloadID, []PlannedEntity{pe}, nil, now); err != nil {
 		return err
 	}
-	res.Created, res.Message, res.PayloadID = false, fmt.Sprintf("Moved: %s → %s (not extracted again)", old, abs), d.PayloadID
+	res.Created, res.Moved, res.Message, res.PayloadID = false, true, fmt.Sprintf("Moved: %s → %s (not extracted again)", old, abs), d.PayloadID
 	return in.describe(res, d)
 }
 

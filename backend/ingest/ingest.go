@@ -41,6 +41,7 @@ type Result struct {
 	PayloadContentID    string            `json:"payload_content_id"`
 	PayloadSubmissionID string            `json:"payload_submission_id"`
 	Created             bool              `json:"created"`
+	Moved               bool              `json:"moved,omitempty"` // a known file at a new path: its document follows it, not read again
 	Message             string            `json:"message"`
 	EntityIDs           []string          `json:"entity_ids"`
 	Entities            []EntityRef       `json:"entities"`

@@ -532,6 +532,7 @@ export namespace ingest {
 	    payload_content_id: string;
 	    payload_submission_id: string;
 	    created: boolean;
+	    moved?: boolean;
 	    message: string;
 	    entity_ids: string[];
 	    entities: EntityRef[];
