@@ -179,15 +179,17 @@ func Phases() []Phase {
 // types cannot drift from Go.
 
 // StatusEnum is All for Wails' EnumBind.
-var StatusEnum = enum(All())
+var StatusEnum = Enum(All())
 
 // EventEnum is Events for Wails' EnumBind.
-var EventEnum = enum(Events())
+var EventEnum = Enum(Events())
 
 // PhaseEnum is Phases for Wails' EnumBind.
-var PhaseEnum = enum(Phases())
+var PhaseEnum = Enum(Phases())
 
-func enum[T ~string](values []T) []struct {
+// Enum lists values for Wails' EnumBind, each with its TypeScript member name, so the UI's
+// enumerations are Go's (used for the engine's enumerations too).
+func Enum[T ~string](values []T) []struct {
 	Value  T
 	TSName string
 } {

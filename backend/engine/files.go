@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/strata-app/strata/backend/docstate"
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/ingest"
 	"github.com/strata-app/strata/backend/paths"
@@ -321,10 +322,7 @@ const (
 )
 
 // DocumentSortEnum is the orders for Wails' EnumBind, so the UI offers exactly these.
-var DocumentSortEnum = []struct {
-	Value  DocumentSort
-	TSName string
-}{{SortAdded, "Added"}, {SortName, "Name"}, {SortSize, "Size"}, {SortStatus, "Status"}, {SortPath, "Path"}}
+var DocumentSortEnum = docstate.Enum([]DocumentSort{SortAdded, SortName, SortSize, SortStatus, SortPath})
 
 // QueryDocuments pages through documents matching q in q's order, with the number matching.
 // Each order walks an index (migration 0017), so a page costs about the same at any offset of

@@ -3,10 +3,10 @@ package engine
 import (
 	"context"
 	"math"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/strata-app/strata/backend/docstate"
 	"github.com/strata-app/strata/backend/ingest"
 	"github.com/strata-app/strata/backend/store"
 )
@@ -74,18 +74,7 @@ func RateStates() []RateState {
 }
 
 // RateStateEnum is RateStates for Wails' EnumBind, so the UI's states are Go's.
-var RateStateEnum = func() (out []struct {
-	Value  RateState
-	TSName string
-}) {
-	for _, s := range RateStates() {
-		out = append(out, struct {
-			Value  RateState
-			TSName string
-		}{s, strings.ToUpper(string(s[:1])) + string(s[1:])})
-	}
-	return out
-}()
+var RateStateEnum = docstate.Enum(RateStates())
 
 // The rate's windows. A phase's rate is measured over the last RateWindow of samples (taken
 // when the status is read: every 0.7–1 s while a window is open), and only once they span
