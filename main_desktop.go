@@ -93,6 +93,10 @@ func handedOver(in *httpapi.Instance, hidden bool) {
 		fmt.Fprintf(os.Stderr, "strata: already running in the background on %s (pid %d); nothing to do\n", in.DataDir, in.PID)
 		return
 	}
+	if !in.Shown {
+		fmt.Fprintf(os.Stderr, "strata: already running on %s (pid %d); it could not show its window\n", in.DataDir, in.PID)
+		return
+	}
 	fmt.Fprintf(os.Stderr, "strata: already running on %s (pid %d); its window is shown\n", in.DataDir, in.PID)
 }
 
@@ -172,17 +176,22 @@ type desktop struct {
 	rt       *host.Runtime
 	quitting bool // Quit was asked: closing must not hide the window
 	notified bool // the first hide has been announced
+	showing  bool // a second launch asked for the window before it existed
 }
 
 // set keeps the window's context (Wails' OnStartup); a Quit asked before it existed (Ctrl-C
-// during start-up) is carried out now.
+// during start-up) is carried out now, and so is a second launch's request to show the window
+// (a launch at login starts hidden; the person who opened Strata meanwhile wants to see it).
 func (d *desktop) set(c context.Context) {
 	d.mu.Lock()
 	d.ctx = c
-	q := d.quitting
+	q, show := d.quitting, d.showing
+	d.showing = false
 	d.mu.Unlock()
 	if q {
 		wruntime.Quit(c)
+	} else if show {
+		d.show()
 	}
 }
 
@@ -215,6 +224,9 @@ func (d *desktop) close() {
 func (d *desktop) beforeClose(ctx context.Context) (prevent bool) {
 	d.mu.Lock()
 	quitting, rt, first := d.quitting, d.rt, !d.notified
+	if !quitting && rt != nil {
+		d.notified = true
+	}
 	d.mu.Unlock()
 	if quitting || rt == nil {
 		return false
@@ -242,9 +254,6 @@ func (d *desktop) beforeClose(ctx context.Context) (prevent bool) {
 	rt.Log.Info("window closed: Strata keeps running in the background; launch it again to show the window, or choose Quit in its menu",
 		"mcp", mcp)
 	if first {
-		d.mu.Lock()
-		d.notified = true
-		d.mu.Unlock()
 		notifyBackground(ctx, rt.Log)
 	}
 	return true
@@ -255,9 +264,12 @@ func (d *desktop) beforeClose(ctx context.Context) (prevent bool) {
 func (d *desktop) show() bool {
 	d.mu.Lock()
 	c, rt := d.ctx, d.rt
+	if c == nil {
+		d.showing = true // the window is being made: set shows it
+	}
 	d.mu.Unlock()
 	if c == nil {
-		return false
+		return true
 	}
 	if rt != nil {
 		rt.App.SetHidden(false)

@@ -68,6 +68,9 @@ func notifyBackground(ctx context.Context, log *slog.Logger) {
 	if err == nil {
 		err = wruntime.SendNotification(ctx, wruntime.NotificationOptions{ID: "strata-background", Title: "Strata is still running",
 			Body: "Your AI tools can still search your documents. Open Strata again to see the window; choose Strata ▸ Quit to stop it."})
+		// A one-shot notice with no answer to wait for: the bus connection and the signal
+		// goroutine it started are not kept for the rest of the run.
+		wruntime.CleanupNotifications(ctx)
 	}
 	if err != nil {
 		log.Debug("no desktop notification for the background mode", "err", err)

@@ -1,7 +1,6 @@
 package host
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 
@@ -40,11 +39,10 @@ func ClientServer(dataDir string, useHTTP bool) (mcpconfig.Server, error) {
 		return mcpconfig.Server{}, errs.Wrap(errs.Internal, err, "cannot read or create the MCP token")
 	}
 	url := "http://" + httpapi.DefaultAddr + "/mcp"
-	if b, err := os.ReadFile(filepath.Join(abs, httpapi.EndpointFile)); err == nil {
-		var ep struct{ URL string }
-		if json.Unmarshal(b, &ep) == nil && ep.URL != "" {
-			url = ep.URL
-		}
+	if ep, err := httpapi.ReadEndpoint(abs); err != nil {
+		return mcpconfig.Server{}, errs.Wrap(errs.Internal, err, "cannot read the MCP endpoint")
+	} else if ep != "" {
+		url = ep
 	}
 	return mcpconfig.Server{URL: url, Token: tok}, nil
 }

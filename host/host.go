@@ -153,11 +153,13 @@ func Run(ctx context.Context, opts Options, main Main) (err error) {
 			Client: func(useHTTP bool) (mcpconfig.Server, error) { return ClientServer(eng.DataDir(), useHTTP) }}
 		if opts.Platform != nil {
 			// Only the desktop app is started at login; a browser page has no switch for it.
-			li, err := newLoginItem(eng.DataDir(), opts.Getenv)
-			if err != nil {
-				return err
+			// Without its own path Strata cannot be started at login; the app runs, and Settings
+			// offers no switch for it (as in a browser).
+			if li, err := newLoginItem(eng.DataDir(), opts.Getenv); err != nil {
+				rt.Log.Warn("no login item: Strata cannot name its own program", "err", err)
+			} else {
+				ao.LoginItem = li
 			}
-			ao.LoginItem = li
 		}
 		rt.App = app.New(eng, ao)
 		defer rt.App.Shutdown(ctx) // stops the App's status events (Wails calls it too; twice is fine)

@@ -129,12 +129,12 @@ func (g *remoteGuard) judge(rules paths.Rules, real, path string, same func(a, b
 	if g.data != "" && rules.Within(real, g.data) {
 		return "", forbidPath(path, "it is inside Strata's data folder")
 	}
-	for _, part := range rules.Names(real) {
+	names := rules.Names(real)
+	for _, part := range names {
 		if secretDirs[strings.ToLower(rules.NameKey(part))] {
 			return "", forbidPath(path, "it is inside a folder that holds secrets ("+part+")")
 		}
 	}
-	names := rules.Names(real)
 	if len(names) > 0 && secretFile(rules.NameKey(names[len(names)-1])) {
 		return "", forbidPath(path, "it looks like a secret (key, certificate or credentials)")
 	}

@@ -3,6 +3,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
@@ -23,6 +24,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/strata-app/strata/backend/atomicfile"
 	"github.com/strata-app/strata/backend/errs"
 )
 
@@ -153,7 +155,8 @@ func Listen(mcpSrv *server.MCPServer, opts Options) (*Server, error) {
 	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn)}
 	if opts.DataDir != "" {
 		b, _ := json.Marshal(map[string]any{"url": s.URL(), "pid": os.Getpid()}) // strings and ints
-		if err := os.WriteFile(filepath.Join(opts.DataDir, EndpointFile), b, 0o600); err != nil {
+		// Atomically: a second launch reads it while this one starts.
+		if err := atomicfile.Write(filepath.Join(opts.DataDir, EndpointFile), bytes.NewReader(b), 0o600); err != nil {
 			s.log.Warn("record the MCP endpoint", "err", err)
 		}
 	}
@@ -266,4 +269,23 @@ func deny(w http.ResponseWriter, code, msg, hint string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(errs.HTTPStatus(code))
 	_, _ = w.Write(append(errs.EnvelopeJSON(errs.New(code, "%s", msg).WithHint("%s", hint)), '\n'))
+}
+
+// ReadEndpoint is the MCP address recorded in dataDir's endpoint file by the server that runs (or
+// last ran) on it: "" when there is none or the file is not one Strata wrote.
+func ReadEndpoint(dataDir string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(dataDir, EndpointFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read the MCP endpoint: %w", err)
+	}
+	var ep struct {
+		URL string `json:"url"`
+	}
+	if json.Unmarshal(b, &ep) != nil {
+		return "", nil
+	}
+	return ep.URL, nil
 }

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"io/fs"
 	"net"
 	"net/http"
 	"net/url"
@@ -66,20 +64,11 @@ const reachTimeout = 2 * time.Second
 // another program or another folder's Strata answers without this folder's token), or a server
 // without a window (`strata serve`: 404). Only loopback addresses are dialled.
 func Reach(ctx context.Context, dataDir string, show bool) (*Instance, error) {
-	b, err := os.ReadFile(filepath.Join(dataDir, EndpointFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
+	addr, err := ReadEndpoint(dataDir)
+	if err != nil || addr == "" {
 		return nil, err
 	}
-	var ep struct {
-		URL string `json:"url"`
-	}
-	if json.Unmarshal(b, &ep) != nil {
-		return nil, nil // a torn or foreign file: nothing to ask
-	}
-	u, err := url.Parse(ep.URL)
+	u, err := url.Parse(addr)
 	if err != nil || u.Scheme != "http" || !isLoopbackHost(u.Host) {
 		return nil, nil
 	}

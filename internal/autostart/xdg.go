@@ -33,7 +33,7 @@ func DesktopEntry(e Entry) ([]byte, error) {
 	b.WriteString("Name=Strata\n")
 	b.WriteString("Comment=Keeps Strata running in the background, so your AI tools can search your documents\n")
 	b.WriteString("Exec=" + exec + "\n")
-	b.WriteString("Icon=io.github.strata_app.Strata\n") // the icon the .deb installs (build/linux)
+	b.WriteString("Icon=" + Label + "\n") // the icon the .deb installs (build/linux), named by the app's ID
 	b.WriteString("Terminal=false\n")
 	b.WriteString("X-GNOME-Autostart-enabled=true\n")
 	return b.Bytes(), nil
