@@ -114,10 +114,7 @@ func configPathOn(goos, client string, getenv func(string) string) (string, erro
 			}
 			return p.Join(appData, "Claude", "claude_desktop_config.json"), nil
 		}
-		cfg := getenv("XDG_CONFIG_HOME")
-		if !p.IsAbs(cfg) { // the XDG spec: a relative value is invalid and ignored
-			cfg = p.Join(home, ".config")
-		}
+		cfg, _ := p.ConfigHome(home, getenv("XDG_CONFIG_HOME")) // home is absolute (above)
 		return p.Join(cfg, "Claude", "claude_desktop_config.json"), nil
 	case "cursor":
 		return p.Join(home, ".cursor", "mcp.json"), nil

@@ -424,3 +424,17 @@ func (r Rules) FileURL(p string) string {
 	}
 	return u.String()
 }
+
+// ConfigHome is where a person's settings live by the XDG Base Directory spec: xdg
+// ($XDG_CONFIG_HOME) when it is absolute (the spec says to ignore a relative one), else
+// home/.config. ok is false when neither is usable (home unset or relative, which would name a
+// folder under the working directory).
+func (r Rules) ConfigHome(home, xdg string) (string, bool) {
+	if r.IsAbs(xdg) {
+		return xdg, true
+	}
+	if !r.IsAbs(home) {
+		return "", false
+	}
+	return r.Join(home, ".config"), true
+}

@@ -333,3 +333,24 @@ func TestExact(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigHome: an absolute XDG_CONFIG_HOME wins, a relative one is ignored (the XDG spec),
+// and a HOME that is unset or relative gives no folder rather than one under the working
+// directory (an autostart entry was written to ./.config when HOME was relative).
+func TestConfigHome(t *testing.T) {
+	for _, tc := range []struct {
+		home, xdg, want string
+		ok              bool
+	}{
+		{"/home/ann", "/etc/ann", "/etc/ann", true},
+		{"/home/ann", "", "/home/ann/.config", true},
+		{"/home/ann", "cfg", "/home/ann/.config", true},
+		{"", "cfg", "", false},
+		{"home/ann", "", "", false},
+		{"", "/etc/ann", "/etc/ann", true},
+	} {
+		if got, ok := Linux.ConfigHome(tc.home, tc.xdg); got != tc.want || ok != tc.ok {
+			t.Errorf("ConfigHome(%q, %q) = %q, %v; want %q, %v", tc.home, tc.xdg, got, ok, tc.want, tc.ok)
+		}
+	}
+}

@@ -85,4 +85,4 @@ func (m *Manager) State(want Entry) (State, error) {
 }
 
 // errNoHome: neither HOME nor an absolute XDG_CONFIG_HOME says where the user's files are.
-var errNoHome = errors.New("cannot find your home folder (HOME is not set)")
+var errNoHome = errors.New("cannot find your home folder (HOME is not set, or not an absolute path)")

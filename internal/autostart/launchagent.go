@@ -12,7 +12,7 @@ import (
 // launchAgentLocation is ~/Library/LaunchAgents/<Label>.plist: launchd loads every plist
 // there when the user logs in.
 func launchAgentLocation(env Env) (string, error) {
-	if env.Home == "" {
+	if !filepath.IsAbs(env.Home) { // unset, or a folder under the working directory
 		return "", errNoHome
 	}
 	return filepath.Join(env.Home, "Library", "LaunchAgents", Label+".plist"), nil

@@ -6,17 +6,16 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/strata-app/strata/backend/paths"
 )
 
 // xdgLocation is $XDG_CONFIG_HOME/autostart/strata.desktop, or ~/.config/… when that variable is
 // unset or relative (the XDG Base Directory spec says to ignore a relative path).
 func xdgLocation(env Env) (string, error) {
-	cfg := env.XDGConfigHome
-	if !filepath.IsAbs(cfg) {
-		if env.Home == "" {
-			return "", errNoHome
-		}
-		cfg = filepath.Join(env.Home, ".config")
+	cfg, ok := paths.Host.ConfigHome(env.Home, env.XDGConfigHome)
+	if !ok {
+		return "", errNoHome
 	}
 	return filepath.Join(cfg, "autostart", Name+".desktop"), nil
 }
