@@ -56,6 +56,23 @@ describe('PagedRows', () => {
     expect(p.findLoaded((x) => x === 'b510')).toBe(510);
   });
 
+  it('keeps a page that scrolled into view while a refresh ran', async () => {
+    const slow = deferred<Page<string>>();
+    let tag = 'a';
+    const fetch = vi.fn((o: number, l: number) => (o === 500 && tag === 'b' ? slow.promise : Promise.resolve(rows(o, l, 1000, tag))));
+    const p = new PagedRows<string>(fetch, 100, () => {});
+    await p.ensure([0, 5]);
+    tag = 'b';
+    const r = p.refresh([5]);
+    await p.ensure([7]); // scrolled to page 7 meanwhile
+    slow.resolve(rows(500, 100, 1000, 'b'));
+    await r;
+    expect(p.get(500)).toBe('b500');
+    expect(p.get(700)).toBe('b700'); // not dropped, not fetched again
+    expect(p.has(0)).toBe(false); // older than the refresh
+    expect(fetch.mock.calls.filter(([o]) => o === 700)).toHaveLength(1);
+  });
+
   it('reports a failed fetch of the current view only', async () => {
     const failed = vi.fn();
     const p = new PagedRows<string>(async () => Promise.reject(new Error('gone')), 100, () => {}, failed);

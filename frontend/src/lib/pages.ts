@@ -9,8 +9,12 @@ export interface Page<T> {
 
 export class PagedRows<T> {
   private pages = new Map<number, T[]>();
+  /** When each page arrived (a counter), so a refresh drops only pages older than itself. */
+  private arrived = new Map<number, number>();
+  private clock = 0;
   private inflight = new Set<number>();
   private gen = 0;
+  private refreshes = 0;
   /** The number of rows, or -1 until the first page answers. */
   total = -1;
 
@@ -39,6 +43,7 @@ export class PagedRows<T> {
   reset(): void {
     this.gen++;
     this.pages.clear();
+    this.arrived.clear();
     this.inflight.clear();
     this.total = -1;
   }
@@ -53,8 +58,7 @@ export class PagedRows<T> {
         try {
           const page = await this.fetch(p * this.size, this.size);
           if (gen !== this.gen) return;
-          this.pages.set(p, page.rows);
-          this.total = page.total;
+          this.store(p, page);
           this.changed();
         } catch (e) {
           if (gen === this.gen) this.failed(e);
@@ -65,26 +69,36 @@ export class PagedRows<T> {
     ).then(() => {});
   }
 
+  private store(p: number, page: Page<T>) {
+    this.pages.set(p, page.rows);
+    this.arrived.set(p, ++this.clock);
+    this.total = page.total;
+  }
+
   /**
-   * Reads pages again (the store changed) and then keeps only them: the rows on screen are
-   * replaced when the new ones arrive, never blanked meanwhile; other pages are fetched again
-   * when they scroll back into view.
+   * Reads pages again (the store changed): the rows on screen are replaced when the new ones
+   * arrive, never blanked meanwhile. Pages that arrived before the refresh began are dropped
+   * (fetched again when they scroll back into view); those fetched while it ran are kept, and
+   * what ensure has in flight goes on. A newer refresh or a reset supersedes it.
    */
   async refresh(pages: number[]): Promise<void> {
-    const gen = ++this.gen;
-    this.inflight.clear();
+    const gen = this.gen;
+    const mine = ++this.refreshes;
+    const began = this.clock;
     try {
       const got = await Promise.all(pages.map(async (p) => [p, await this.fetch(p * this.size, this.size)] as const));
-      if (gen !== this.gen) return;
-      this.pages.clear();
-      for (const [p, page] of got) {
-        this.pages.set(p, page.rows);
-        this.total = page.total;
+      if (gen !== this.gen || mine !== this.refreshes) return;
+      for (const [p, at] of this.arrived) {
+        if (at <= began) {
+          this.pages.delete(p);
+          this.arrived.delete(p);
+        }
       }
-      if (got.length === 0) this.total = -1;
+      for (const [p, page] of got) this.store(p, page);
+      if (got.length === 0 && this.pages.size === 0) this.total = -1;
       this.changed();
     } catch (e) {
-      if (gen === this.gen) this.failed(e);
+      if (gen === this.gen && mine === this.refreshes) this.failed(e);
     }
   }
 

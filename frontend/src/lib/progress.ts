@@ -47,6 +47,9 @@ export interface PhaseView {
   pace: string;
   state: string;
   failed: number;
+  /** The engine's figures, for tests and tools that read the page. */
+  done: number;
+  total: number;
 }
 
 /** A phase of the run in words. waitsFor is the phase before it that still has work. */
@@ -76,7 +79,7 @@ export function phaseView(p: PhaseProgress, waitsFor = ''): PhaseView {
   let fraction: number | null = p.total === 0 ? null : p.done / p.total;
   if (p.state === 'waiting') fraction = 0;
   else if (p.counting || (p.done === 0 && p.state !== 'done')) fraction = null;
-  return { phase: p.phase, title, counts, fraction, pace, state: p.state, failed: p.failed };
+  return { phase: p.phase, title, counts, fraction, pace, state: p.state, failed: p.failed, done: p.done, total: p.total };
 }
 
 /** The run's phases in words, each told what it waits for. */
