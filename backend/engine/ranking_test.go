@@ -393,3 +393,66 @@ func loadQuestions(tb testing.TB, files ...string) []quality.Question {
 	}
 	return out
 }
+
+// TestAlsoInHoldsTheCitedPassage: a result's also_in names only documents that hold the
+// passage it cites and the words its snippet shows (most of their shingles are among that
+// document's chunks), over every quality question in each mode. Documents were grouped on the passage that found them best while the
+// result cited another one: two Debian copyright files that share a licence's boilerplate
+// cited curl's list of files "also in" glibc's LGPL text, and glibc dropped out of the results.
+func TestAlsoInHoldsTheCitedPassage(t *testing.T) {
+	e := qualitySetup(t)
+	ctx := context.Background()
+	questions := loadQuestions(t, quality.QuestionsFile(), quality.MixedQuestionsFile(), quality.HeldOutQuestionsFile())
+	docs := map[string]*engine.DocumentDetail{}
+	doc := func(id string) *engine.DocumentDetail {
+		d, ok := docs[id]
+		if !ok {
+			var err error
+			if d, err = e.GetDocument(ctx, id); err != nil {
+				t.Fatal(err)
+			}
+			docs[id] = d
+		}
+		return d
+	}
+	union := func(d *engine.DocumentDetail) []uint64 {
+		var all []uint64
+		for _, c := range d.Chunks {
+			all = append(all, search.Shingles(c.Text)...)
+		}
+		slices.Sort(all)
+		return slices.Compact(all)
+	}
+	named, wrong := 0, []string{}
+	for _, q := range questions {
+		for _, mode := range []string{"hybrid", "keyword", "semantic"} {
+			for _, r := range searchCorpus(t, engine.SearchRequest{Query: q.Question, Mode: mode}).Results {
+				if len(r.AlsoIn) == 0 {
+					continue
+				}
+				var cited []uint64
+				for _, c := range doc(r.DocumentID).Chunks {
+					if c.ChunkID == r.ChunkID {
+						cited = search.Shingles(c.Text)
+					}
+				}
+				shown := search.Shingles(r.Snippet)
+				for _, a := range r.AlsoIn {
+					named++
+					there := union(doc(a.DocumentID))
+					if s, w := search.Containment(cited, there), search.Containment(shown, there); s < 0.6 || w < 0.6 {
+						wrong = append(wrong, fmt.Sprintf("%s %q: %s:%d cited, %s holds %.2f of it and %.2f of the snippet", mode, q.Question,
+							corpusRel(t, r.Path), r.Line, corpusRel(t, a.Path), s, w))
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d also_in places, %d that do not hold the cited passage", named, len(wrong))
+	if named == 0 {
+		t.Fatal("no result named another document: the check saw nothing")
+	}
+	for _, w := range wrong[:min(len(wrong), 12)] {
+		t.Error(w)
+	}
+}

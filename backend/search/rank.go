@@ -396,44 +396,40 @@ func containment(a, b []uint64) float64 {
 // definition block or an HTML comment, in a document stored from Markdown source) is no
 // result, nor one that keyword search found only by words inside its markup; the next chunk
 // takes its place, and a group with none is left out.
+//
+// A group was formed on the passages that found its documents best, and the passage it cites
+// may be another one: a member that does not hold the cited passage is not named as holding it
+// but becomes a result of its own, at its place by score (two licence files that share a
+// paragraph of boilerplate are two results, not one citing the first file's own list of files
+// "also in" the second).
 func (s *Searcher) cite(ctx context.Context, q Query, groups []*group, texts map[int64]string) ([]Result, error) {
+	queue := slices.Clone(groups)
+	read := map[*group]bool{}
 	var out []Result
-	for next := 0; next < len(groups) && len(out) < q.Limit; {
-		// Texts of the next few groups, read at once (those of the first groupDocs documents
-		// were read for grouping).
-		batch := groups[next:min(len(groups), next+max(q.Limit-len(out), 8))]
-		next += len(batch)
-		var missing []int64
-		for _, g := range batch {
-			for _, d := range g.docs {
-				for _, c := range d.chunks {
-					if _, ok := texts[c.hit.ChunkRowID]; !ok && !d.hasTexts {
-						missing = append(missing, c.hit.ChunkRowID)
-					}
-				}
-				for _, c := range d.all[len(d.chunks):] { // further passages (otherPassages)
-					if _, ok := texts[c.hit.ChunkRowID]; !ok && c.strong {
-						missing = append(missing, c.hit.ChunkRowID)
-					}
-				}
-			}
-		}
-		if len(missing) > 0 {
-			more, err := store.ChunkTexts(ctx, s.DB.Reader(), missing)
-			if err != nil {
+	for i := 0; i < len(queue) && len(out) < q.Limit; i++ {
+		if !read[queue[i]] {
+			// Texts of the next few groups, read at once (those of the first groupDocs
+			// documents were read for grouping).
+			batch := queue[i:min(len(queue), i+max(q.Limit-len(out), 8))]
+			if err := s.readTexts(ctx, batch, texts); err != nil {
 				return nil, err
 			}
-			for id, t := range more {
-				texts[id] = t
+			for _, g := range batch {
+				read[g] = true
 			}
 		}
-		for _, g := range batch {
-			if len(out) == q.Limit {
-				break
+		g := queue[i]
+		r, apart, ok := citeGroup(q, g, texts)
+		if len(apart) > 0 {
+			for _, d := range apart {
+				queue = enqueue(queue, i+1, g.split(d))
 			}
-			if r, ok := citeGroup(q, g, texts); ok {
-				out = append(out, r)
-			}
+			// Without them the group may rank lower: it is cited again at its place.
+			queue = enqueue(queue, i+1, g)
+			continue
+		}
+		if ok {
+			out = append(out, r)
 		}
 	}
 	if err := fillLines(ctx, s.DB.Reader(), out); err != nil {
@@ -442,7 +438,82 @@ func (s *Searcher) cite(ctx context.Context, q Query, groups []*group, texts map
 	return out, nil
 }
 
-func citeGroup(q Query, g *group, texts map[int64]string) (Result, bool) {
+// readTexts adds to texts those of the groups' chunks it lacks: the cited candidates of
+// documents beyond the compared ones, and every document's further passages (otherPassages).
+func (s *Searcher) readTexts(ctx context.Context, groups []*group, texts map[int64]string) error {
+	var missing []int64
+	for _, g := range groups {
+		for _, d := range g.docs {
+			for _, c := range d.chunks {
+				if _, ok := texts[c.hit.ChunkRowID]; !ok && !d.hasTexts {
+					missing = append(missing, c.hit.ChunkRowID)
+				}
+			}
+			for _, c := range d.all[len(d.chunks):] {
+				if _, ok := texts[c.hit.ChunkRowID]; !ok && c.strong {
+					missing = append(missing, c.hit.ChunkRowID)
+				}
+			}
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	more, err := store.ChunkTexts(ctx, s.DB.Reader(), missing)
+	if err != nil {
+		return err
+	}
+	for id, t := range more {
+		texts[id] = t
+	}
+	return nil
+}
+
+// before reports whether g ranks above h: by score, ties by its leading document's ID (as
+// documents are ranked).
+func (g *group) before(h *group) bool {
+	if g.score != h.score {
+		return g.score > h.score
+	}
+	return g.docs[0].id < h.docs[0].id
+}
+
+// split takes d out of g as a group of its own, with its byte-identical copies; g's score is
+// then that of its best remaining member.
+func (g *group) split(d *docCand) *group {
+	out := &group{docs: []*docCand{d}, score: d.score}
+	g.docs = slices.DeleteFunc(g.docs, func(x *docCand) bool { return x == d })
+	g.dups = slices.DeleteFunc(g.dups, func(r store.DocRef) bool {
+		if r.DuplicateOf == d.id {
+			out.dups = append(out.dups, r)
+			return true
+		}
+		return false
+	})
+	g.score = g.docs[0].score
+	for _, x := range g.docs[1:] {
+		g.score = max(g.score, x.score)
+	}
+	return out
+}
+
+// enqueue inserts g into queue at its place by rank, at from or after it.
+func enqueue(queue []*group, from int, g *group) []*group {
+	at := from
+	for at < len(queue) && !g.before(queue[at]) {
+		at++
+	}
+	return slices.Insert(queue, at, g)
+}
+
+// holds reports whether d holds the passage of shingles sh: most of them are among its
+// compared chunks. A passage of a few words (a heading alone) is held by no other document.
+func (d *docCand) holds(sh []uint64) bool {
+	return len(sh) >= minSharedShingles && containment(sh, d.union) >= sameContaining
+}
+
+// citeGroup cites g (see cite), and returns the members that do not hold the passage cited.
+func citeGroup(q Query, g *group, texts map[int64]string) (Result, []*docCand, bool) {
 	docs := slices.Clone(g.docs)
 	sort.SliceStable(docs, func(i, j int) bool { return moreSpecific(docs[i].ref, docs[j].ref, docs[i].hasRef, docs[j].hasRef) })
 	for _, d := range docs {
@@ -455,6 +526,36 @@ func citeGroup(q Query, g *group, texts map[int64]string) (Result, bool) {
 			if snip == "" || inMarkup && !c.byVec {
 				continue // only markup, or found only by words in its markup
 			}
+			// Another document holds the passage when it holds most of the cited chunk and
+			// most of the words the snippet shows (a chunk mostly of shared boilerplate may
+			// show words of its own).
+			shown := shingles(snip)
+			holds := func(y *docCand) bool { return y.holds(c.shingles) && y.holds(shown) }
+			var holding, apart []*docCand
+			for _, y := range docs {
+				switch {
+				case y == d:
+					holding = append(holding, y)
+				case holds(y):
+					holding = append(holding, y)
+				default:
+					apart = append(apart, y)
+				}
+			}
+			if len(apart) > 0 {
+				return Result{}, apart, false
+			}
+			var dups []store.DocRef
+			for _, r := range g.dups {
+				if slices.ContainsFunc(holding, func(y *docCand) bool { return y.id == r.DuplicateOf }) {
+					dups = append(dups, r)
+				}
+			}
+			for _, y := range g.holders {
+				if holds(y) {
+					holding = append(holding, y)
+				}
+			}
 			h := c.hit
 			r := Result{DocumentID: h.DocumentID, Path: h.Path, Title: h.Title, ChunkID: h.ChunkID,
 				Snippet: snip, Highlights: spans, LineStart: h.LineStart, LineEnd: h.LineEnd, Page: h.Page, Heading: strings.TrimSpace(inline(h.Heading)),
@@ -463,7 +564,7 @@ func citeGroup(q Query, g *group, texts map[int64]string) (Result, bool) {
 			if i, off, ok := snippetAt(t, snip, spans); ok {
 				r.lines = append(r.lines, lineAt{h.ChunkRowID, h.ChunkID, i, off, -1})
 			}
-			r.AlsoIn, r.AlsoInCount = alsoIn(d, c, append(docs, g.holders...), g.dups)
+			r.AlsoIn, r.AlsoInCount = alsoIn(d, c, holding, dups)
 			for k := range r.AlsoIn {
 				a := &r.AlsoIn[k]
 				a.Line = a.LineStart
@@ -481,10 +582,10 @@ func citeGroup(q Query, g *group, texts map[int64]string) (Result, bool) {
 					r.Next = append(r.Next, n.hit.ChunkID)
 				}
 			}
-			return r, true
+			return r, nil, true
 		}
 	}
-	return Result{}, false
+	return Result{}, nil, false
 }
 
 // otherPassages are the places of d besides the cited chunk that the query found: its
