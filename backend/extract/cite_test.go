@@ -137,6 +137,30 @@ func TestMarkdownReadsAsProse(t *testing.T) {
 	}
 }
 
+// TestMarkdownHTMLBlocksAreRead: a raw HTML block in Markdown is read for the text the page
+// shows (the Node.js docs write tables in HTML: readline.md's TTY keybindings were a heading
+// alone, found by no search), each word on its own line of the file; comments, script and style
+// stay out.
+func TestMarkdownHTMLBlocksAreRead(t *testing.T) {
+	src := "# Keys\n\n<!-- YAML\nadded: v1.0.0\n-->\n\n<table>\n  <tr>\n    <th>Keybindings</th>\n    <th>Description</th>\n  </tr>\n" +
+		"  <tr>\n    <td><kbd>Ctrl</kbd>+<kbd>C</kbd></td>\n    <td>Emit <code>SIGINT</code> or close &amp; exit</td>\n  </tr>\n</table>\n\n" +
+		"<script>\nvar hidden = 1;\n</script>\n\n<div>\nA paragraph in a div,\nwrapped.\n</div>\n\nAfter.\n"
+	doc := readMarkdown(src)
+	contains(t, doc.Text, "Keybindings | Description\n", "Ctrl+C | Emit SIGINT or close & exit\n", "A paragraph in a div,\nwrapped.\n", "After.\n")
+	lacks(t, doc.Text, "YAML", "added", "<", "hidden")
+	lines := strings.Split(src, "\n")
+	for _, w := range []string{"Keybindings", "Description", "Ctrl", "Emit", "SIGINT", "close", "paragraph", "wrapped", "After"} {
+		at := strings.Index(doc.Text, w)
+		if at < 0 {
+			t.Fatalf("%q not read", w)
+		}
+		ln := doc.Source.Line(doc.Source.Offset(at))
+		if ln < 1 || !strings.Contains(lines[ln-1], w) {
+			t.Errorf("%q cites line %d", w, ln)
+		}
+	}
+}
+
 // TestHTMLRegions reads a Rust book chapter: headings, code blocks and inline code are regions,
 // the prose around them is not, and the marks used to find inline code are gone from the text.
 func TestHTMLRegions(t *testing.T) {

@@ -24,7 +24,8 @@ import (
 //   - headings: ATX lines ("## Title") for the chunker, marked RegionHeading;
 //   - code spans and code blocks: kept (code is worth searching), marked RegionCode, blocks
 //     fenced with ``` so the chunker does not split them at a '#' inside;
-//   - link destinations, reference definitions, HTML comments and raw HTML: dropped.
+//   - raw HTML blocks: their text, as the page shows it (mdhtml.go);
+//   - link destinations, reference definitions, HTML comments and inline raw HTML: dropped.
 var mdParser = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough))
 
 // mdWriter builds Document.Text from the tree with its source map and regions.
@@ -134,8 +135,10 @@ func (w *mdWriter) blocks(n ast.Node, prefix string) {
 				w.out.WriteString("\n")
 			}
 			w.out.WriteString("\n")
-		case *ast.HTMLBlock, *ast.ThematicBreak:
-			// Comments and raw HTML are markup, not prose; a rule is nothing to read.
+		case *ast.HTMLBlock:
+			w.htmlBlock(c)
+		case *ast.ThematicBreak:
+			// A rule is nothing to read.
 		default:
 			w.blocks(c, prefix)
 		}
