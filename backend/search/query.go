@@ -64,13 +64,15 @@ func queryTerms(q string) []queryTerm {
 
 // stopWords are left out of keyword queries: in a question such as "can I sell software that
 // includes GPL code?" they match nearly every chunk, which made BM25 score the whole index
-// (~100 ms at 10k chunks) while adding nothing to the ranking.
+// (~100 ms at 10k chunks) while adding nothing to the ranking. "once" and "off" are not among
+// them: they name APIs (Node's emitter.once() and emitter.off(), "EventEmitter once" found the
+// class and never the method) and say what is asked ("run a callback only once", "turn off").
 var stopWords = map[string]bool{}
 
 func init() {
 	for _, w := range strings.Fields(`a about after all also am an and any are as at be because been before being
 		between both but by can could did do does doing down during each few for from further had has have having he her
-		here hers him his how i if in into is it its itself just me more most my no nor not now of off on once only or
+		here hers him his how i if in into is it its itself just me more most my no nor not now of on only or
 		other our ours out over own same she should so some such than that the their theirs them then there these they
 		this those through to too under until up very was we were what when where which while who whom why will with
 		would you your yours`) {

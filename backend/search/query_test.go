@@ -23,6 +23,9 @@ func TestMatchExpr(t *testing.T) {
 		"€ — !!":                   "",
 		"Ünïcode café":             `"ünïcode" OR "café"*`,
 		`col:value OR {x} "" ''`:   `"col" OR "value" OR "x"`,
+		// API names that are English function words stay in the query.
+		"EventEmitter once":           `"eventemitter" OR "once"*`,
+		"how do I turn off the timer": `"turn" OR "off" OR "timer"*`,
 	}
 	for in, want := range cases {
 		if got := MatchExpr(in); got != want {
