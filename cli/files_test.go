@@ -58,6 +58,12 @@ func TestFileCommands(t *testing.T) {
 	if r := strata(t, dir, "", "search", "invoice"); r.code != 0 || !strings.Contains(r.out, "a.md:3") || !strings.Contains(r.out, "[Invoice]") {
 		t.Errorf("search: %+v", r)
 	}
+	// A word no document holds: the vectors' weak matches are left out, and the output says
+	// nothing matched well enough rather than "No results." under "(N weaker results left out)".
+	if r := strata(t, dir, "", "search", "zyxwvutsrq"); r.code != 0 || !strings.Contains(r.out, `Nothing matches "zyxwvutsrq" well enough`) ||
+		strings.Contains(r.out, "No results.") {
+		t.Errorf("search for an unknown word: %+v", r)
+	}
 	if r := strata(t, dir, "", "search"); r.code != 2 {
 		t.Errorf("search without a query: %+v", r)
 	}

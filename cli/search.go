@@ -54,7 +54,13 @@ func searchCmd(g *globals) *cobra.Command {
 							fmt.Fprintf(w, "    %s\n", otherPassages(res))
 						}
 					}
-					if len(resp.Results) == 0 {
+					switch {
+					case len(resp.Results) > 0:
+					case resp.Dropped > 0:
+						// Some passages matched, none well enough: "No results." under "(23
+						// weaker results left out)" read as a contradiction (as in the app).
+						fmt.Fprintf(w, "Nothing matches %q well enough to show.\n", r.Query)
+					default:
 						fmt.Fprintln(w, "No results.")
 					}
 					fmt.Fprintf(w, "(%d results, %s, %.1f ms)\n", len(resp.Results), resp.Mode, resp.TookMS)
