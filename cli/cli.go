@@ -321,7 +321,7 @@ returns when every phase is done, failed or skipped.`,
 		},
 	}
 	cmd.Flags().StringVar(&kind, "kind", "", "input kind: auto, content, payload, extract-file or a capability ID")
-	cmd.Flags().BoolVar(&wait, "wait", false, "with paths: wait until every phase is done, failed or skipped")
+	cmd.Flags().BoolVar(&wait, "wait", false, "with paths: wait until every file is read (registered, analyzed and, with a local model, semantic), failed or skipped; linking goes on in `strata serve` or the app")
 	return cmd
 }
 

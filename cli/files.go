@@ -18,6 +18,7 @@ import (
 
 func ingestPaths(g *globals, cmd *cobra.Command, paths []string, wait bool) error {
 	var result *engine.FilesResult
+	linking := 0 // documents whose enrich jobs are still queued after --wait
 	err := g.run(cmd, func(ctx context.Context, e *engine.Engine) (any, error) {
 		var progress func([]engine.Document)
 		if wait {
@@ -25,6 +26,13 @@ func ingestPaths(g *globals, cmd *cobra.Command, paths []string, wait bool) erro
 		}
 		r, err := e.IngestFiles(ctx, cliUser, paths, wait, progress)
 		result = r
+		if err == nil && wait {
+			st, serr := e.EnrichStatus(ctx)
+			if serr != nil {
+				return r, serr
+			}
+			linking = st.Backlog
+		}
 		return r, err
 	}, func(w io.Writer, v any) {
 		r := v.(*engine.FilesResult)
@@ -48,6 +56,12 @@ func ingestPaths(g *globals, cmd *cobra.Command, paths []string, wait bool) erro
 		}
 		if !wait && r.Summary.Pending > 0 {
 			fmt.Fprintln(w, "Analysis runs in the background of `strata serve` (or the app); add --wait to wait for it here.")
+		}
+		if linking > 0 {
+			// --wait waits for the files to be read; linking (the enrichments) runs after every
+			// other job, and `strata status` said "64 document(s) waiting" after a wait that
+			// had said nothing of it.
+			fmt.Fprintf(w, "Linking %d document(s) (enrichments) goes on in the background of `strata serve` (or the app).\n", linking)
 		}
 		fmt.Fprintln(w, r.Summary.Text()) // the last line: what the import did, counted once (engine.ImportSummary)
 	})

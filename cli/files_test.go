@@ -2,8 +2,10 @@ package cli_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -63,6 +65,22 @@ func TestFileCommands(t *testing.T) {
 	if r := strata(t, dir, "", "search", "zyxwvutsrq"); r.code != 0 || !strings.Contains(r.out, `Nothing matches "zyxwvutsrq" well enough`) ||
 		strings.Contains(r.out, "No results.") {
 		t.Errorf("search for an unknown word: %+v", r)
+	}
+	// --wait waits for the files to be read; what linking has left is said, and it is what
+	// `strata enrich status` then counts.
+	more := filepath.Join(docs, "more")
+	os.MkdirAll(more, 0o755)
+	for i := range 40 {
+		os.WriteFile(filepath.Join(more, fmt.Sprintf("c%02d.md", i)), []byte(fmt.Sprintf("# Gamma %d\n\nThe invoice %d from Acme is due in March.\n", i, i)), 0o644)
+	}
+	r = strata(t, dir, "", "ingest", "--wait", more)
+	st := strata(t, dir, "", "enrich", "status")
+	waiting := regexp.MustCompile(`backlog: (\d+) document`).FindStringSubmatch(st.out)
+	if r.code != 0 || waiting == nil {
+		t.Fatalf("ingest --wait: %+v\nenrich status: %+v", r, st)
+	}
+	if said := strings.Contains(r.out, "Linking "+waiting[1]+" document(s)"); said != (waiting[1] != "0") {
+		t.Errorf("after --wait, %s document(s) wait for linking; the ingest said:\n%s", waiting[1], r.out)
 	}
 	if r := strata(t, dir, "", "search"); r.code != 2 {
 		t.Errorf("search without a query: %+v", r)
