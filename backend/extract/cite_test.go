@@ -2,11 +2,13 @@ package extract
 
 import (
 	"context"
+	"fmt"
 	"html"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -158,6 +160,27 @@ func TestMarkdownHTMLBlocksAreRead(t *testing.T) {
 		if ln < 1 || !strings.Contains(lines[ln-1], w) {
 			t.Errorf("%q cites line %d", w, ln)
 		}
+	}
+}
+
+// TestMarkdownFencesCiteTheirLines: the fences Markdown text writes around code are mapped to
+// the file's fence lines, at the top level and in a list item, so the document view numbers the
+// fence and the code under it each with its own line (an unmapped fence took the code's first
+// line, and that line showed no number).
+func TestMarkdownFencesCiteTheirLines(t *testing.T) {
+	src := "# T\n\nText.\n\n```js\nconst a = 1;\nconst b = 2;\n```\n\n- item\n\n  ~~~\n  code in list\n  ~~~\n\nEnd.\n"
+	doc := readMarkdown(src)
+	var got []string
+	off := 0
+	for _, l := range strings.SplitAfter(doc.Text, "\n") {
+		if s := strings.TrimSpace(l); s != "" {
+			got = append(got, fmt.Sprintf("%d %s", doc.Source.Line(doc.Source.Offset(off)), s))
+		}
+		off += len(l)
+	}
+	want := []string{"1 # T", "3 Text.", "5 ```", "6 const a = 1;", "7 const b = 2;", "8 ```", "10 - item", "12 ```", "13 code in list", "14 ```", "16 End."}
+	if !slices.Equal(got, want) {
+		t.Errorf("lines:\n%q\nwant\n%q", got, want)
 	}
 }
 

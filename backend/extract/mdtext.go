@@ -70,6 +70,36 @@ func (w *mdWriter) region(start int, kind RegionKind) {
 	}
 }
 
+// fence maps the "```" about to be written to the fence of the file's line starting at from,
+// when that line holds one: the document view numbers each line of text by the file line it
+// came from, and an unmapped fence took the number of the code's first line (the fence read
+// "1284" and the code line under it had none).
+func (w *mdWriter) fence(from int) {
+	if from < 0 || from >= len(w.src) {
+		return
+	}
+	end := bytes.IndexByte(w.src[from:], '\n')
+	if end < 0 {
+		end = len(w.src) - from
+	}
+	line := w.src[from : from+end]
+	i := bytes.Index(line, []byte("```"))
+	if j := bytes.Index(line, []byte("~~~")); i < 0 || j >= 0 && j < i {
+		i = j
+	}
+	if i >= 0 {
+		w.m.Add(w.out.Len(), from+i, 3)
+	}
+}
+
+// lineStart is the offset of the start of the line holding src[at].
+func lineStart(src []byte, at int) int {
+	if at < 0 {
+		return -1
+	}
+	return bytes.LastIndexByte(src[:at], '\n') + 1
+}
+
 // blankLine ends the current block with an empty line, as the chunker's paragraphs expect.
 func (w *mdWriter) blankLine() { endBlock(&w.out) }
 
@@ -99,8 +129,12 @@ func (w *mdWriter) blocks(n ast.Node, prefix string) {
 		case *ast.FencedCodeBlock, *ast.CodeBlock:
 			w.blankLine()
 			start := w.out.Len()
-			w.out.WriteString("```\n")
 			lines := c.Lines()
+			_, fenced := c.(*ast.FencedCodeBlock)
+			if fenced && lines.Len() > 0 {
+				w.fence(lineStart(w.src, lineStart(w.src, lines.At(0).Start)-1)) // the line above the code's
+			}
+			w.out.WriteString("```\n")
 			for i := 0; i < lines.Len(); i++ {
 				seg := lines.At(i)
 				// A line of code that looks like a fence would close ours: break it up.
@@ -111,6 +145,9 @@ func (w *mdWriter) blocks(n ast.Node, prefix string) {
 				if !strings.HasSuffix(w.out.String(), "\n") {
 					w.out.WriteString("\n")
 				}
+			}
+			if fenced && lines.Len() > 0 {
+				w.fence(lines.At(lines.Len() - 1).Stop)
 			}
 			w.out.WriteString("```\n")
 			w.region(start, RegionCode)
