@@ -204,6 +204,9 @@ func boilerplate(n *html.Node, inArticle bool) bool {
 	if (n.DataAtom == atom.Header || n.DataAtom == atom.Footer) && !inArticle {
 		return true
 	}
+	if permalink(n) {
+		return true
+	}
 	if _, hidden := attrOK(n, "hidden"); hidden || attr(n, "aria-hidden") == "true" {
 		return true
 	}
@@ -222,6 +225,24 @@ func boilerplate(n *html.Node, inArticle bool) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// permalink reports a heading's link to itself shown as a mark ("#", "¶", "§"): the Node.js
+// docs end every heading with <a class="mark" href="#readline">#</a>, which read "Readline#" in
+// headings and "TTY keybindings# Keybindings" in snippets.
+func permalink(n *html.Node) bool {
+	if n.DataAtom != atom.A || !strings.HasPrefix(attr(n, "href"), "#") {
+		return false
+	}
+	c := n.FirstChild
+	if c == nil || c.NextSibling != nil || c.Type != html.TextNode {
+		return false
+	}
+	switch strings.TrimSpace(c.Data) {
+	case "#", "¶", "§", "🔗", "⚓":
+		return true
 	}
 	return false
 }
@@ -473,7 +494,8 @@ func (r *htmlReader) textOf(n *html.Node) string {
 
 func textOf(n *html.Node) string { return textOfVisit(n, nil) }
 
-// textOfVisit concatenates the text under n, skipping scripts and other non-content elements;
+// textOfVisit concatenates the text under n, skipping scripts, other non-content elements and
+// a heading's permalink mark;
 // visit, if not nil, sees each text node read.
 func textOfVisit(n *html.Node, visit func(*html.Node)) string {
 	var b strings.Builder
@@ -487,7 +509,7 @@ func textOfVisit(n *html.Node, visit func(*html.Node)) string {
 				}
 				b.WriteString(c.Data)
 			case html.ElementNode:
-				if skipTags[c.DataAtom] {
+				if skipTags[c.DataAtom] || permalink(c) {
 					continue
 				}
 				if c.DataAtom == atom.Br {

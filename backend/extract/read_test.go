@@ -388,3 +388,18 @@ func TestHTMLNestedLists(t *testing.T) {
 		t.Fatalf("got\n%s\nwant\n%s", doc.Text, want)
 	}
 }
+
+// TestHTMLPermalinkMarks: a heading's link to itself shown as "#" (every heading of the Node.js
+// docs) or "¶" is chrome: the heading reads "Readline", not "Readline#"; a link whose text
+// merely starts with "#", and a "#" in prose, stay.
+func TestHTMLPermalinkMarks(t *testing.T) {
+	page := `<html><body><main><h2>Readline<span><a class="mark" href="#readline" id="readline">#</a></span></h2>` +
+		`<p>Keys and what they do. See <a href="#issue">#42</a> and C# notes.</p>` +
+		`<h3>Keys<a class="headerlink" href="#keys">¶</a></h3><p>More.</p></main></body></html>`
+	doc, err := Read(context.Background(), []byte(page), "p.html", Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	contains(t, doc.Text, "## Readline\n", "### Keys\n", "See #42 and C# notes.")
+	lacks(t, doc.Text, "Readline#", "¶")
+}
