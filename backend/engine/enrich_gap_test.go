@@ -136,7 +136,7 @@ func TestDiscoveryGapSuggestions(t *testing.T) {
 	path, osmd := d["path.md"], d["os.md"]
 	kick, retro, budget := d["2026-01-12-kickoff.md"], d["2026-04-20-retrospective.md"], d["2026-03-02-budget-review.md"]
 	migration, budgetTag := entityByName(t, e, "concept", "migration"), entityByName(t, e, "concept", "budget")
-	mara, tomas := entityByName(t, e, "person", "mara.quinn@lumenworks.com"), entityByName(t, e, "person", "tomas.reyes@lumenworks.com")
+	mara, tomas := entityByName(t, e, "person", "Mara Quinn"), entityByName(t, e, "person", "Tomás Reyes")
 	sim := func(a, b [2]string, score float64) gapLink {
 		return gapLink{"EmbeddingSimilarity", enrich.TypeSimilar, a[0], b[0], score, []string{a[1], b[1]}}
 	}

@@ -32,9 +32,9 @@ import (
 // review (mara, tomas), schema review ~ retrospective (ines, #migration), the two Kestrel
 // invoices (sam), the two Papercraft invoices (olga), office move ~ retrospective (li.wen).
 var temporalWant = []string{
-	"2026-01-12-kickoff.md → 2026-01-15-schema-review.md gap=3 shared=[mara.quinn@lumenworks.com migration]",
-	"2026-03-02-budget-review.md → 2026-03-05-vendor-call.md gap=3 shared=[tomas.reyes@lumenworks.com]",
-	"2026-03-05-vendor-call.md → invoice-kestrel-0309.txt gap=4 shared=[sam.patel@kestrelhosting.net]",
+	"2026-01-12-kickoff.md → 2026-01-15-schema-review.md gap=3 shared=[Mara Quinn migration]",
+	"2026-03-02-budget-review.md → 2026-03-05-vendor-call.md gap=3 shared=[Tomás Reyes]",
+	"2026-03-05-vendor-call.md → invoice-kestrel-0309.txt gap=4 shared=[Sam Patel]",
 }
 
 // temporalFixtures copies the fixtures into a folder of the test's own, so a test may change

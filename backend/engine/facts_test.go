@@ -50,8 +50,9 @@ func TestFactsFromProseOnly(t *testing.T) {
 	}
 	// The heading "# Connecting" is a concept (a heading term); nothing comes from the anchor
 	// or #include.
-	if strings.Join(got, ",") != "concept:connecting,person:grace@hopper.dev" {
-		t.Fatalf("entities from the page: %v, want only concept:connecting,person:grace@hopper.dev", got)
+	// The person is named as the line names them ("Grace Hopper <grace@hopper.dev>").
+	if strings.Join(got, ",") != "concept:connecting,person:Grace Hopper" {
+		t.Fatalf("entities from the page: %v, want only concept:connecting,person:Grace Hopper", got)
 	}
 	s, err := e.GetEntity(ctx, res.EntityIDs[0], "")
 	if err != nil {

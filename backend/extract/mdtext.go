@@ -218,7 +218,13 @@ func (w *mdWriter) inlines(n ast.Node) {
 				break
 			}
 			w.out.Write(url[:len(url)-len(label)]) // a protocol goldmark adds ("http://" before www.)
-			w.copySeg(w.lastStop+i, w.lastStop+i+len(label))
+			at, end := w.lastStop+i, w.lastStop+i+len(label)
+			// An address keeps its angle brackets: "Ann Lee <ann@lee.dev>" is how a text writes
+			// whose address it is (heuristics.NameBeside), and they are the file's bytes.
+			if bytes.IndexByte(label, '@') > 0 && at > 0 && end < len(w.src) && w.src[at-1] == '<' && w.src[end] == '>' {
+				at, end = at-1, end+1
+			}
+			w.copySeg(at, end)
 		case *ast.RawHTML:
 		default: // emphasis, links, images, strikethrough: their text
 			w.inlines(c)

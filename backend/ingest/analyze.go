@@ -285,6 +285,11 @@ func (in *Ingester) observeContent(doc store.Document, contentID string, d *extr
 	facts := map[string][]any{}
 	tags := map[string]int{} // tag → byte offset of first mention (-1: front matter)
 	emails := map[string]int{}
+	type nameAt struct {
+		name string
+		at   int
+	}
+	names := map[string]nameAt{} // the name written beside an address, where first found
 	for _, t := range d.Tags {
 		if t = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(t), "#")); t != "" {
 			tags[t] = -1
@@ -305,6 +310,11 @@ func (in *Ingester) observeContent(doc store.Document, contentID string, d *extr
 			// Only a personal address makes a person; a role address (support@) stays a fact.
 			if _, ok := emails[f.Value]; !ok && heuristics.Address(f.Value) == heuristics.AddressPersonal {
 				emails[f.Value] = f.ByteStart
+			}
+			if _, ok := names[f.Value]; !ok {
+				if n := heuristics.NameBeside(d.Text, f.ByteStart, f.ByteEnd); n != "" {
+					names[f.Value] = nameAt{n, f.ByteStart}
+				}
 			}
 			facts["emails"] = append(facts["emails"], f.Value)
 		case "date":
@@ -358,7 +368,14 @@ func (in *Ingester) observeContent(doc store.Document, contentID string, d *extr
 	// them, resolving their spellings to one entity across documents.
 	if contact, ok := in.Specs.EntityTypes["person"]; ok && !generated {
 		for _, e := range sortedKeys(emails) {
-			link(observation(contact, e, e, map[string]any{"email": e}, 0.5, PriorityFile, "file:analyze", "email:"+e, version, now, doc.DocumentID, span(emails[e])))
+			// The person is the address (its key); the name beside it, when the text writes one
+			// ("Daniel Stenberg <daniel@haxx.se>"), names them and is a field of its own, cited
+			// where it stands.
+			title, fields, at := e, map[string]any{"email": e}, emails[e]
+			if n, ok := names[e]; ok {
+				title, fields["name"], at = n.name, n.name, n.at
+			}
+			link(observation(contact, e, title, fields, 0.5, PriorityFile, "file:analyze", "email:"+e, version, now, doc.DocumentID, span(at)))
 		}
 	}
 	return out, rels, docType, sortedKeys(tags)

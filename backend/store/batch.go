@@ -52,7 +52,10 @@ func inBatches[T any](items []T, fn func(part []T) error) error {
 	return nil
 }
 
-// UpsertEntities is UpsertEntity for many entities in one statement per batch.
+// UpsertEntities is UpsertEntity for many entities in one statement per batch. An entity
+// named by its identity key alone (a person by their address) takes the first name a source
+// gives it ("Sam Patel" for sam.patel@…), whichever document came first; any other name
+// becomes an alias.
 func UpsertEntities(ctx context.Context, q Q, list []Entity) error {
 	return inBatches(list, func(part []Entity) error {
 		args := make([]any, 0, len(part)*6)
@@ -65,7 +68,9 @@ func UpsertEntities(ctx context.Context, q Q, list []Entity) error {
 			ON CONFLICT(entity_id) DO UPDATE SET aliases = (
 				SELECT json_group_array(value) FROM (
 					SELECT value FROM json_each(entities.aliases)
-					UNION SELECT excluded.canonical_name ORDER BY 1))
+					UNION SELECT excluded.canonical_name ORDER BY 1)),
+				canonical_name = CASE WHEN entities.canonical_name = entities.identity_key AND excluded.canonical_name <> excluded.identity_key
+					THEN excluded.canonical_name ELSE entities.canonical_name END
 			WHERE NOT EXISTS (SELECT 1 FROM json_each(entities.aliases) WHERE value = excluded.canonical_name)`, args...)
 		if err != nil {
 			return fmt.Errorf("upsert entities: %w", err)
