@@ -29,6 +29,8 @@ type Span struct {
 type ChunkOptions struct {
 	Target int // flush once a chunk reaches this many bytes (default 1000)
 	Max    int // a single paragraph longer than this is split (default 2000)
+	// NoHeadings: a line starting with "# " is text, not a heading (see ChunkDocument).
+	NoHeadings bool
 }
 
 type line struct {
@@ -75,7 +77,7 @@ func Chunk(text string, o ChunkOptions) []Span {
 		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
 			inFence = !inFence
 		}
-		if !inFence {
+		if !inFence && !o.NoHeadings {
 			if level, title := atxHeading(s); level > 0 {
 				flush()
 				if level-1 < len(path) {
