@@ -18,7 +18,7 @@ func TestVectorsLineSaysWhatIsTrue(t *testing.T) {
 	}{
 		{em("building", 10, 40), "10/40 chunks in ollama/nomic-embed-text (building)"},
 		{em("ready", 40, 40), "all 40 chunks in ollama/nomic-embed-text"},
-		{em("ready", 0, 12775), "ollama/nomic-embed-text is not being built (0 of 12775 chunks have its vectors; it is built once ollama answers)"},
+		{em("waiting", 0, 12775), "ollama/nomic-embed-text is not being built (0 of 12775 chunks have its vectors; it is built once ollama answers)"},
 	}
 	for _, c := range cases {
 		got := vectorsLine(c.em)

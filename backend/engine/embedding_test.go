@@ -214,7 +214,7 @@ func TestSemanticSpaceBuildSwitchAndFallback(t *testing.T) {
 	// 3. Ollama vanishes mid-build: the status says it is unreachable.
 	fake.up.Store(false)
 	eventually(t, "the probe to notice", func() bool { return embStatus(t, e).FallbackReason != "the semantic space is being built" })
-	if st := embStatus(t, e); st.ActualProvider != "static" || st.Status != "ready" {
+	if st := embStatus(t, e); st.ActualProvider != "static" || st.Status != "waiting" {
 		t.Fatalf("while Ollama is away: %+v", st)
 	}
 

@@ -386,10 +386,13 @@ type EmbeddingStatus struct {
 	// Automatic: nothing was configured (STRATA_EMBEDDER unset), so Strata uses Ollama when it
 	// runs and the built-in static embedder otherwise; the UI says that rather than "ollama",
 	// which reads as if someone had chosen it.
-	Automatic        bool    `json:"automatic"`
-	Provider         string  `json:"provider"`
-	Model            string  `json:"model"`
-	Status           string  `json:"status"` // ready | building
+	Automatic bool   `json:"automatic"`
+	Provider  string `json:"provider"`
+	Model     string `json:"model"`
+	// Status is the configured space's: ready (every chunk has its vector), building, or
+	// waiting (incomplete while nothing builds it: Ollama does not answer). It said "ready" of
+	// an Ollama space with 0 of 4,259 vectors.
+	Status           string  `json:"status"`
 	ActualProvider   string  `json:"actual_provider"`
 	ActualModel      string  `json:"actual_model"`
 	Dimensions       int     `json:"dimensions"`
@@ -449,8 +452,12 @@ func (e *Engine) EmbeddingStatus(ctx context.Context) (*EmbeddingStatus, error) 
 		return nil, err
 	}
 	st.Reembed = Reembed{Done: min(done, total), Total: total}
-	if done < total && (e.emb.sem == nil || e.isReachable()) {
+	switch {
+	case done >= total:
+	case e.emb.sem == nil || e.isReachable():
 		st.Status = "building"
+	default:
+		st.Status = "waiting"
 	}
 	return st, nil
 }
