@@ -139,16 +139,16 @@ func TestMarkdownReadsAsProse(t *testing.T) {
 	}
 }
 
-// TestMarkdownHTMLBlocksAreRead: a raw HTML block in Markdown is read for the text the page
-// shows (the Node.js docs write tables in HTML: readline.md's TTY keybindings were a heading
-// alone, found by no search), each word on its own line of the file; comments, script and style
-// stay out.
+// TestMarkdownHTMLBlocksAreRead: a raw HTML block in Markdown is read by the HTML reader for the
+// text the page shows (the Node.js docs write tables in HTML: readline.md's TTY keybindings were
+// a heading alone, found by no search), each word on its own line of the file (a paragraph is one
+// line of text, as in an HTML file); comments, script and style stay out.
 func TestMarkdownHTMLBlocksAreRead(t *testing.T) {
 	src := "# Keys\n\n<!-- YAML\nadded: v1.0.0\n-->\n\n<table>\n  <tr>\n    <th>Keybindings</th>\n    <th>Description</th>\n  </tr>\n" +
 		"  <tr>\n    <td><kbd>Ctrl</kbd>+<kbd>C</kbd></td>\n    <td>Emit <code>SIGINT</code> or close &amp; exit</td>\n  </tr>\n</table>\n\n" +
 		"<script>\nvar hidden = 1;\n</script>\n\n<div>\nA paragraph in a div,\nwrapped.\n</div>\n\nAfter.\n"
 	doc := readMarkdown(src)
-	contains(t, doc.Text, "Keybindings | Description\n", "Ctrl+C | Emit SIGINT or close & exit\n", "A paragraph in a div,\nwrapped.\n", "After.\n")
+	contains(t, doc.Text, "Keybindings | Description\n", "Ctrl+C | Emit SIGINT or close & exit\n", "A paragraph in a div, wrapped.\n", "After.\n")
 	lacks(t, doc.Text, "YAML", "added", "<", "hidden")
 	lines := strings.Split(src, "\n")
 	for _, w := range []string{"Keybindings", "Description", "Ctrl", "Emit", "SIGINT", "close", "paragraph", "wrapped", "After"} {

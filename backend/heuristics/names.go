@@ -28,29 +28,22 @@ func NameBeside(text string, start, end int) string {
 	before := strings.TrimRight(text[lineStart:start], " \t")
 	after := strings.TrimLeft(text[end:lineEnd], " \t")
 	// Name <addr> or Name (addr); Debian copyright files also write "Name, <addr>".
-	if b, ok := strings.CutSuffix(before, "<"); ok {
-		if n := trailingName(strings.TrimRight(b, " ,")); n != "" {
-			return n
-		}
-	} else if b, ok := strings.CutSuffix(before, "("); ok {
-		if n := trailingName(b); n != "" {
-			return n
+	if n := len(before); n > 0 && (before[n-1] == '<' || before[n-1] == '(') {
+		if name := trailingName(strings.TrimRight(before[:n-1], " ,")); name != "" {
+			return name
 		}
 	}
-	// Name addr, with no bracket (a Markdown autolink, <addr>, reads as the address alone):
-	// only when the name is all there is since the line's start or a label's colon, a comma or
-	// a semicolon ("Attendees: Tomás Reyes tomas.reyes@…"), so that words of a sentence are
-	// not taken for a name.
+	// Name addr, with no bracket (plain text, or an HTML mailto link's text): only when the
+	// name is all there is since the line's start or a label's colon, a comma or a semicolon
+	// ("Attendees: Tomás Reyes tomas.reyes@…"), so that words of a sentence are not taken for
+	// a name.
 	if seg := before[strings.LastIndexAny(before, ":,;")+1:]; !strings.ContainsAny(seg, "<>()") {
 		if n := trailingName(seg); n != "" && n == strings.Join(strings.Fields(seg), " ") {
 			return n
 		}
 	}
-	// addr (Name).
-	if rest, ok := strings.CutPrefix(strings.TrimLeft(after, ">"), " ("); ok || strings.HasPrefix(after, "(") {
-		if !ok {
-			rest = after[1:]
-		}
+	// addr (Name) or <addr> (Name).
+	if rest, ok := strings.CutPrefix(strings.TrimLeft(strings.TrimPrefix(after, ">"), " \t"), "("); ok {
 		if inner, _, closed := strings.Cut(rest, ")"); closed {
 			if n := trailingName(inner); n != "" && n == strings.Join(strings.Fields(inner), " ") {
 				return n

@@ -16,6 +16,7 @@ func TestNameBeside(t *testing.T) {
 		{"Maintainer: Vincent van der Berg <v@berg.nl>", "v@berg.nl", "Vincent van der Berg"},
 		{"  J. R. Hacker <jr@hack.er>", "jr@hack.er", "J. R. Hacker"},
 		{"Report to jane@roe.org (Jane Roe) please.", "jane@roe.org", "Jane Roe"},
+		{"Report to <jane@roe.org> (Jane Roe) please.", "jane@roe.org", "Jane Roe"},
 		{"Jérôme O'Brien <jo@b.ie>", "jo@b.ie", "Jérôme O'Brien"},
 		{"Attendees: Tomás Reyes tomas.reyes@lumenworks.com, Sam Patel sam@k.net", "tomas.reyes@lumenworks.com", "Tomás Reyes"},
 		{"Attendees: Tomás Reyes tomas.reyes@lumenworks.com, Sam Patel sam@k.net", "sam@k.net", "Sam Patel"},

@@ -311,9 +311,11 @@ func (in *Ingester) observeContent(doc store.Document, contentID string, d *extr
 			if _, ok := emails[f.Value]; !ok && heuristics.Address(f.Value) == heuristics.AddressPersonal {
 				emails[f.Value] = f.ByteStart
 			}
-			if _, ok := names[f.Value]; !ok {
-				if n := heuristics.NameBeside(d.Text, f.ByteStart, f.ByteEnd); n != "" {
-					names[f.Value] = nameAt{n, f.ByteStart}
+			if _, person := emails[f.Value]; person {
+				if _, named := names[f.Value]; !named {
+					if n := heuristics.NameBeside(d.Text, f.ByteStart, f.ByteEnd); n != "" {
+						names[f.Value] = nameAt{n, f.ByteStart}
+					}
 				}
 			}
 			facts["emails"] = append(facts["emails"], f.Value)

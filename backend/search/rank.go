@@ -469,13 +469,24 @@ func (s *Searcher) readTexts(ctx context.Context, groups []*group, texts map[int
 	return nil
 }
 
-// before reports whether g ranks above h: by score, ties by its leading document's ID (as
-// documents are ranked).
+// before reports whether g ranks above h as rank ordered them: by score, ties by the ID of
+// the member that gives the score.
 func (g *group) before(h *group) bool {
 	if g.score != h.score {
 		return g.score > h.score
 	}
-	return g.docs[0].id < h.docs[0].id
+	return g.lead().id < h.lead().id
+}
+
+// lead is the member that gives g its score: the best scoring, ties by ID.
+func (g *group) lead() *docCand {
+	l := g.docs[0]
+	for _, d := range g.docs[1:] {
+		if d.score > l.score || d.score == l.score && d.id < l.id {
+			l = d
+		}
+	}
+	return l
 }
 
 // split takes d out of g as a group of its own, with its byte-identical copies; g's score is
@@ -490,10 +501,7 @@ func (g *group) split(d *docCand) *group {
 		}
 		return false
 	})
-	g.score = g.docs[0].score
-	for _, x := range g.docs[1:] {
-		g.score = max(g.score, x.score)
-	}
+	g.score = g.lead().score
 	return out
 }
 
