@@ -21,6 +21,7 @@ import (
 	"github.com/strata-app/strata/backend/enrich"
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/ingest"
+	"github.com/strata-app/strata/backend/jobs"
 	"github.com/strata-app/strata/backend/llm"
 	"github.com/strata-app/strata/backend/spec"
 	"github.com/strata-app/strata/backend/storage"
@@ -75,7 +76,7 @@ type Engine struct {
 	db     *store.DB
 	specs  *spec.Registry
 	ingest *ingest.Ingester
-	runner *ingest.Runner
+	runner *jobs.Runner
 	chat   *llm.Ollama
 	now    func() time.Time
 
@@ -156,19 +157,30 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 		db.Close()
 		return nil, specErr(err)
 	}
-	in.Enricher = e.enrich
-	if err := e.db.WriteTx(ctx, func(tx *store.Tx) error {
-		n, err := e.enrich.Sync(ctx, tx, store.FormatTime(e.now()))
-		if n > 0 {
-			e.log.Info("enrichments changed: every document is enriched again", "documents", n)
-		}
-		return err
-	}); err != nil {
+	// Only a changed registry (a new Strata, an edited enrichments.yaml) is written at open:
+	// checked on a reader, so opening an unchanged store to read takes no write lock.
+	inSync, err := e.enrich.InSync(ctx, db.Reader())
+	if err == nil && !inSync {
+		err = e.db.WriteTx(ctx, func(tx *store.Tx) error {
+			n, err := e.enrich.Sync(ctx, tx, store.FormatTime(e.now()))
+			if n > 0 {
+				e.log.Info("enrichments changed: every document is enriched again", "documents", n)
+			}
+			return err
+		})
+	}
+	if err != nil {
 		db.Close()
 		return nil, errs.Wrap(errs.DBQueryFailed, err, "cannot record the enrichments' state").WithHint("check free space and permissions of the data folder")
 	}
-	e.runner = in.NewRunner(ingest.RunnerOptions{Workers: cfg.Workers, Lease: cfg.JobLease, Log: cfg.Logger,
-		Claimed: e.claimed, Explain: e.explain})
+	// The reading phases and linking run on one set of workers; linking writes in short
+	// transactions of its own (enrich.JobHandler), never inside a reading phase's.
+	e.runner = &jobs.Runner{Queue: jobs.StoreQueue{DB: db},
+		Handler: jobs.Phases{Default: in.Handler(cfg.Logger), By: map[string]jobs.Handler{
+			enrich.Phase: &enrich.JobHandler{Service: e.enrich, DB: db, Now: cfg.Now, Log: cfg.Logger},
+		}},
+		Clock: jobs.SystemClock(cfg.Now), Retry: errs.Retryable, Workers: cfg.Workers, Lease: cfg.JobLease, Log: cfg.Logger,
+		Claimed: e.claimed, Explain: e.explain}
 	e.log.Info("engine open", "data", abs, "capabilities", len(reg.Capabilities), "entity_types", len(reg.EntityTypes))
 	return e, nil
 }

@@ -3,9 +3,10 @@ package engine
 import (
 	"context"
 	"sync/atomic"
+	"time"
 
 	"github.com/strata-app/strata/backend/enrich"
-	"github.com/strata-app/strata/backend/ingest"
+	"github.com/strata-app/strata/backend/jobs"
 	"github.com/strata-app/strata/backend/store"
 )
 
@@ -19,20 +20,31 @@ func (e *Engine) BenchRunDocument(ctx context.Context, documentID string) error 
 // enrichment on its own.
 func (e *Engine) BenchEnrichments() *enrich.Service { return e.enrich }
 
-// BenchCountEnrich counts the enrich jobs this engine's workers run from now on (each call of
-// the enrichment service, whatever it derives), to tell how many runs a document costs.
+// BenchCountEnrich counts the enrich jobs this engine's workers run from now on (each job the
+// enrich handler is given, whatever it derives), to tell how many runs a document costs.
 func (e *Engine) BenchCountEnrich() *atomic.Int64 {
-	c := &countingEnricher{next: e.ingest.Enricher}
-	e.ingest.Enricher = c
+	p := e.runner.Handler.(jobs.Phases)
+	c := &countingHandler{next: p.By[enrich.Phase]}
+	by := map[string]jobs.Handler{}
+	for k, h := range p.By {
+		by[k] = h
+	}
+	by[enrich.Phase] = c
+	p.By = by
+	e.runner.Handler = p
 	return &c.n
 }
 
-type countingEnricher struct {
-	next ingest.Enricher
+type countingHandler struct {
+	next jobs.Handler
 	n    atomic.Int64
 }
 
-func (c *countingEnricher) Enrich(ctx context.Context, tx store.Q, job store.Job, now string) error {
-	c.n.Add(1)
-	return c.next.Enrich(ctx, tx, job, now)
+func (c *countingHandler) Run(ctx context.Context, batch []store.Job) map[int64]error {
+	c.n.Add(int64(len(batch)))
+	return c.next.Run(ctx, batch)
+}
+
+func (c *countingHandler) Record(ctx context.Context, job store.Job, cause error, retry bool, notBefore time.Time) error {
+	return c.next.Record(ctx, job, cause, retry, notBefore)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/strata-app/strata/backend/docstate"
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/ingest"
+	"github.com/strata-app/strata/backend/jobs"
 	"github.com/strata-app/strata/backend/paths"
 	"github.com/strata-app/strata/backend/store"
 	"github.com/strata-app/strata/backend/watch"
@@ -174,7 +175,7 @@ func (e *Engine) register(ctx context.Context, reg *registration, files []string
 }
 
 // Runner is the engine's job runner (workers are started by RunWorkers or Serve).
-func (e *Engine) Runner() *ingest.Runner { return e.runner }
+func (e *Engine) Runner() *jobs.Runner { return e.runner }
 
 // IngestPathsAndWait registers paths and waits for their phases, analysing while it
 // registers (the workers start first), which is what `strata ingest --wait` does.

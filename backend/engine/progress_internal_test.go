@@ -6,7 +6,7 @@ import (
 )
 
 // jobs builds the store's job counts (phase → state → n) from pairs.
-func jobs(phases map[string][2]int) map[string]map[string]int {
+func jobCounts(phases map[string][2]int) map[string]map[string]int {
 	out := map[string]map[string]int{}
 	for p, c := range phases { // [queued+running, done]
 		out[p] = map[string]int{"queued": c[0], "done": c[1]}
@@ -35,7 +35,7 @@ func TestProgressRatesAreHonest(t *testing.T) {
 	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
 
 	// The store already holds 900 analysed documents from earlier runs; 1,000 are queued now.
-	p := tr.report(at(0), jobs(map[string][2]int{"analyze": {1000, 900}, "enrich": {1000, 900}}))
+	p := tr.report(at(0), jobCounts(map[string][2]int{"analyze": {1000, 900}, "enrich": {1000, 900}}))
 	a := phase(t, p, "analyze")
 	if !p.Active || a.Done != 0 || a.Total != 1000 || a.State != RateEstimating || a.ETASeconds != 0 {
 		t.Fatalf("start of a run: %+v", a)
@@ -44,23 +44,23 @@ func TestProgressRatesAreHonest(t *testing.T) {
 		t.Fatalf("linking while analysis runs: %+v", e)
 	}
 	// 100 done after 2 s: moving, but not long enough to say how fast.
-	a = phase(t, tr.report(at(2), jobs(map[string][2]int{"analyze": {900, 1000}, "enrich": {1000, 900}})), "analyze")
+	a = phase(t, tr.report(at(2), jobCounts(map[string][2]int{"analyze": {900, 1000}, "enrich": {1000, 900}})), "analyze")
 	if a.Done != 100 || a.State != RateEstimating || a.Rate != 0 || a.ETASeconds != 0 {
 		t.Fatalf("after 2 s: %+v", a)
 	}
 	// 500 done after 10 s: 50 a second, 500 left, 10 s.
-	a = phase(t, tr.report(at(10), jobs(map[string][2]int{"analyze": {500, 1400}, "enrich": {1000, 900}})), "analyze")
+	a = phase(t, tr.report(at(10), jobCounts(map[string][2]int{"analyze": {500, 1400}, "enrich": {1000, 900}})), "analyze")
 	if a.State != RateMoving || a.Rate != 50 || a.ETASeconds != 10 || a.Label != "analyzing" {
 		t.Fatalf("after 10 s: %+v", a)
 	}
 	// Nothing more for StallAfter: no time left is shown for what is not moving.
-	a = phase(t, tr.report(at(10).Add(StallAfter), jobs(map[string][2]int{"analyze": {500, 1400}, "enrich": {1000, 900}})), "analyze")
+	a = phase(t, tr.report(at(10).Add(StallAfter), jobCounts(map[string][2]int{"analyze": {500, 1400}, "enrich": {1000, 900}})), "analyze")
 	if a.State != RateStalled || a.ETASeconds != 0 || a.Rate != 0 {
 		t.Fatalf("stalled: %+v", a)
 	}
 	// Analysis ends: it stays listed as done while linking goes on, and linking starts moving.
 	end := at(40)
-	p = tr.report(end, jobs(map[string][2]int{"analyze": {0, 1900}, "enrich": {990, 910}}))
+	p = tr.report(end, jobCounts(map[string][2]int{"analyze": {0, 1900}, "enrich": {990, 910}}))
 	if a = phase(t, p, "analyze"); a.State != RateDone || a.Done != 1000 || a.Total != 1000 {
 		t.Fatalf("analysis done: %+v", a)
 	}
@@ -68,11 +68,11 @@ func TestProgressRatesAreHonest(t *testing.T) {
 		t.Fatalf("linking under way: %+v", e)
 	}
 	// Everything done: the run ends, nothing is listed, and the next run counts from there.
-	p = tr.report(end.Add(time.Second), jobs(map[string][2]int{"analyze": {0, 1900}, "enrich": {0, 1900}}))
+	p = tr.report(end.Add(time.Second), jobCounts(map[string][2]int{"analyze": {0, 1900}, "enrich": {0, 1900}}))
 	if p.Active || len(p.Phases) != 0 {
 		t.Fatalf("idle: %+v", p)
 	}
-	a = phase(t, tr.report(end.Add(2*time.Second), jobs(map[string][2]int{"analyze": {3, 1900}})), "analyze")
+	a = phase(t, tr.report(end.Add(2*time.Second), jobCounts(map[string][2]int{"analyze": {3, 1900}})), "analyze")
 	if a.Done != 0 || a.Total != 3 {
 		t.Fatalf("a new run: %+v", a)
 	}
@@ -123,17 +123,17 @@ func TestProgressCountsFromTheRunsStart(t *testing.T) {
 	tr := newProgressTracker()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	reg := tr.beginRegistration(true)
-	tr.beginRun(jobs(map[string][2]int{"analyze": {0, 900}})) // 900 analysed by earlier runs
+	tr.beginRun(jobCounts(map[string][2]int{"analyze": {0, 900}})) // 900 analysed by earlier runs
 	reg.found(1100)
 	reg.registered(1100, 0)
 	// The first report: 176 of this run's documents are analysed already.
-	a := phase(t, tr.report(now, jobs(map[string][2]int{"analyze": {924, 1076}})), "analyze")
+	a := phase(t, tr.report(now, jobCounts(map[string][2]int{"analyze": {924, 1076}})), "analyze")
 	if a.Done != 176 || a.Total != 1100 {
 		t.Fatalf("the first report of a run: %+v", a)
 	}
 	// A second beginRun while the run goes on changes nothing.
-	tr.beginRun(jobs(map[string][2]int{"analyze": {924, 1076}}))
-	if a = phase(t, tr.report(now.Add(time.Second), jobs(map[string][2]int{"analyze": {900, 1100}})), "analyze"); a.Done != 200 {
+	tr.beginRun(jobCounts(map[string][2]int{"analyze": {924, 1076}}))
+	if a = phase(t, tr.report(now.Add(time.Second), jobCounts(map[string][2]int{"analyze": {900, 1100}})), "analyze"); a.Done != 200 {
 		t.Fatalf("the run's start moved: %+v", a)
 	}
 }
@@ -144,15 +144,15 @@ func TestProgressRunEndedUnseen(t *testing.T) {
 	tr := newProgressTracker()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	reg := tr.beginRegistration(true)
-	tr.beginRun(jobs(map[string][2]int{"analyze": {0, 0}}))
+	tr.beginRun(jobCounts(map[string][2]int{"analyze": {0, 0}}))
 	reg.end()
-	tr.report(now, jobs(map[string][2]int{"analyze": {500, 0}})) // the first run, under way
+	tr.report(now, jobCounts(map[string][2]int{"analyze": {500, 0}})) // the first run, under way
 	// It ends (500 analysed) with nobody asking; a new folder is added.
 	reg = tr.beginRegistration(true)
-	tr.beginRun(jobs(map[string][2]int{"analyze": {0, 500}}))
+	tr.beginRun(jobCounts(map[string][2]int{"analyze": {0, 500}}))
 	reg.found(20)
 	reg.registered(20, 0)
-	a := phase(t, tr.report(now.Add(time.Minute), jobs(map[string][2]int{"analyze": {15, 505}})), "analyze")
+	a := phase(t, tr.report(now.Add(time.Minute), jobCounts(map[string][2]int{"analyze": {15, 505}})), "analyze")
 	if a.Done != 5 || a.Total != 20 {
 		t.Fatalf("the second run counts the first one: %+v", a)
 	}

@@ -293,6 +293,23 @@ func (s *Service) Has(name string) bool {
 	return false
 }
 
+// InSync reports whether the store already records every enrichment as the registry has it
+// (same version, settings and switch): then Sync would write nothing. It only reads, so a
+// process that opens the store to read needs no write lock when nothing changed.
+func (s *Service) InSync(ctx context.Context, q store.Q) (bool, error) {
+	states, err := store.EnrichmentStates(ctx, q)
+	if err != nil {
+		return false, err
+	}
+	for _, r := range s.list {
+		st, had := states[r.e.Name()]
+		if !had || st.Version != r.e.Version() || st.SettingsHash != r.settingsHash || st.Enabled != r.enabled {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
 // Sync brings the store in line with the registry, at open: an enrichment that was switched
 // off has its links and open suggestions deleted; one whose version or settings changed (or
 // that is new) has every document queued again. It returns how many documents were queued.
@@ -353,9 +370,32 @@ func emissions(d store.Document) (live bool, em []Emission) {
 	return true, em
 }
 
+// Group is one write transaction's enrich jobs: the documents are enriched one by one (Enrich),
+// then the work they share is done once for all of them (Finish), before the transaction
+// commits.
+type Group struct {
+	s   *Service
+	tx  store.Q
+	now string
+}
+
+// NewGroup starts a group of enrich jobs in tx.
+func (s *Service) NewGroup(tx store.Q, now string) *Group { return &Group{s: s, tx: tx, now: now} }
+
+// Enrich enriches the job's document (Service.Enrich) as part of the group.
+func (g *Group) Enrich(ctx context.Context, job store.Job) error {
+	return g.s.Enrich(ctx, g.tx, job, g.now)
+}
+
+// Forget drops what a job whose writes were rolled back contributed to the group's shared work.
+func (g *Group) Forget(job store.Job) {}
+
+// Finish does the group's shared work.
+func (g *Group) Finish(ctx context.Context) error { return nil }
+
 // Enrich runs every enabled enrichment that reacts to what happened to the job's document, in
 // registration order (later ones read what earlier ones derived), after retracting whatever
-// rested on the document if it is no longer live. It implements ingest.Enricher.
+// rested on the document if it is no longer live.
 func (s *Service) Enrich(ctx context.Context, tx store.Q, job store.Job, now string) error {
 	d, err := store.GetDocument(ctx, tx, job.DocumentID)
 	if errors.Is(err, store.ErrNotFound) {

@@ -35,6 +35,8 @@ const (
 	FileNotFound        = "FILE_NOT_FOUND"
 	FileUnreadable      = "FILE_UNREADABLE"
 	Superseded          = "SUPERSEDED"
+	// EnrichBudgetExceeded: a document's linking (the enrichments) ran past its time budget.
+	EnrichBudgetExceeded = "ENRICH_BUDGET_EXCEEDED"
 
 	// Local models.
 	NoChatModel         = "NO_CHAT_MODEL"
@@ -109,7 +111,9 @@ var registry = map[string]Code{
 	FileTooLarge:        {Status: http.StatusBadRequest, Meaning: "the file exceeds the size limit", Hint: "raise the limit with --max-file-mb, or split the file"},
 	FileNotFound:        {Status: http.StatusNotFound, Meaning: "no file exists at the path", Hint: "check the path; the file may have been moved or deleted"},
 	FileUnreadable:      {Retryable: true, Status: http.StatusBadRequest, Meaning: "the file exists but cannot be read (permissions, a lock)", Hint: "check its permissions; Strata retries"},
-	Superseded:          {Status: http.StatusConflict, Meaning: "a newer version of the file replaced this one before the job ran", Hint: "nothing to do: the newer version is processed instead"},
+	EnrichBudgetExceeded: {Status: http.StatusRequestEntityTooLarge, Meaning: "linking one document (the enrichments) ran past its time budget and was stopped; the document is read and searchable, its derived links are left out",
+		Hint: "nothing to do for search; a very large or unusual file may be worth splitting. It is linked again when it changes"},
+	Superseded: {Status: http.StatusConflict, Meaning: "a newer version of the file replaced this one before the job ran", Hint: "nothing to do: the newer version is processed instead"},
 
 	NoChatModel:         {Retryable: true, Status: http.StatusServiceUnavailable, Meaning: "the semantic phase waits for a local chat model", Hint: "start Ollama and pull a chat model; waiting jobs run when it appears"},
 	ChatFailed:          {Retryable: true, Status: http.StatusServiceUnavailable, Meaning: "the local chat model did not answer", Hint: "Strata retries; check that Ollama is running"},

@@ -75,16 +75,8 @@ type Ingester struct {
 	// Reembedder builds the semantic vector space in the background (embed jobs); nil: no
 	// semantic space is configured.
 	Reembedder ChunkEmbedder
-	// Enricher runs the enrich phase; nil: enrich jobs are retired as skipped.
-	Enricher Enricher
 	// Generated reports a file Strata wrote itself (store.DocTypeGenerated); nil: none is.
 	Generated func(path string) bool
-}
-
-// Enricher derives what the store knows by itself about one document (backend/enrich), inside
-// a write transaction of the job runner's and never inside the one that wrote the document.
-type Enricher interface {
-	Enrich(ctx context.Context, tx store.Q, job store.Job, now string) error
 }
 
 // Ingest classifies data, builds its plan and applies it. A file_path is read only after check

@@ -16,35 +16,14 @@ import (
 	"github.com/strata-app/strata/backend/store"
 )
 
-// Runner is the job runner (backend/jobs) that engine and transports hold.
-type Runner = jobs.Runner
-
-// RunnerOptions are the runner settings a caller chooses; zero values take jobs.Runner's
-// defaults.
-type RunnerOptions struct {
-	Workers int
-	Lease   time.Duration
-	Log     *slog.Logger
-	// Retryable decides whether a failed job is tried again; nil: the error registry's
-	// errs.Retryable (a permanent code fails the job at once; a retryable one backs off).
-	Retryable func(error) bool
-	// Claimed hears claims that failed or leased jobs (see jobs.Runner.Claimed).
-	Claimed func(error)
-	// Explain may replace a failed job's cause (see jobs.Runner.Explain).
-	Explain func(error) error
-}
-
-// NewRunner returns a runner of in's jobs (analyze, semantic, embed) on in's store, on in's
-// clock.
-func (in *Ingester) NewRunner(o RunnerOptions) *Runner {
-	if o.Log == nil {
-		o.Log = slog.New(slog.DiscardHandler)
+// Handler returns the jobs.Handler of in's reading phases (analyze, semantic, embed); the enrich
+// phase is backend/enrich's, routed there by the engine (jobs.Phases), and runs in
+// transactions of its own after these have committed.
+func (in *Ingester) Handler(log *slog.Logger) jobs.Handler {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
 	}
-	if o.Retryable == nil {
-		o.Retryable = errs.Retryable
-	}
-	return &jobs.Runner{Queue: jobs.StoreQueue{DB: in.DB}, Handler: &jobHandler{in: in, log: o.Log},
-		Clock: jobs.SystemClock(in.Now), Retry: o.Retryable, Workers: o.Workers, Lease: o.Lease, Log: o.Log, Claimed: o.Claimed, Explain: o.Explain}
+	return &jobHandler{in: in, log: log}
 }
 
 // jobHandler is jobs.Handler for the ingest phases.
@@ -63,7 +42,6 @@ func (h *jobHandler) Run(ctx context.Context, batch []store.Job) map[int64]error
 	var analyses []*Analysis
 	var semantics []*SemanticResult
 	var embeds []*EmbedResult
-	var enrich []store.Job
 	var writes []func(tx *store.Tx) error
 	var held []store.Job // jobs whose write is in this batch
 	outcomes := h.handleAll(ctx, batch)
@@ -78,7 +56,7 @@ func (h *jobHandler) Run(ctx context.Context, batch []store.Job) map[int64]error
 		case errors.As(err, &ne):
 			writes = append(writes, h.in.endJob(ctx, job, store.JobSkipped, ne.envelope()))
 			held = append(held, job)
-		case errors.Is(err, errSuperseded) || errors.Is(err, errNoHandler) || (job.Phase == PhaseEnrich && h.in.Enricher == nil):
+		case errors.Is(err, errSuperseded) || errors.Is(err, errNoHandler):
 			writes = append(writes, h.in.endJob(ctx, job, store.JobSkipped, supersededErr()))
 			held = append(held, job)
 		case err != nil:
@@ -91,18 +69,14 @@ func (h *jobHandler) Run(ctx context.Context, batch []store.Job) map[int64]error
 				semantics = append(semantics, v)
 			case *EmbedResult:
 				embeds = append(embeds, v)
-			case enrichWork:
-				enrich = append(enrich, job)
-				continue // held by writeEnrich: one that fails does not fail the batch
 			}
 			held = append(held, job)
 		}
 	}
-	if len(held) == 0 && len(enrich) == 0 {
+	if len(held) == 0 {
 		return failed
 	}
 	in := h.in
-	var enrichFailed map[int64]error
 	err := in.DB.WriteTx(ctx, func(tx *store.Tx) error {
 		for _, w := range writes {
 			if err := w(tx); err != nil {
@@ -119,66 +93,15 @@ func (h *jobHandler) Run(ctx context.Context, batch []store.Job) map[int64]error
 				return fmt.Errorf("job %d: %w", em.Job.JobID, err)
 			}
 		}
-		if err := in.WriteAnalyses(ctx, tx, analyses); err != nil {
-			return err
-		}
-		// After the batch's other writes, so an enrichment reads the phases it follows.
-		var err error
-		enrichFailed, err = in.writeEnrich(ctx, tx, enrich)
-		return err
+		return in.WriteAnalyses(ctx, tx, analyses)
 	})
 	if err != nil {
 		for _, j := range held {
 			failed[j.JobID] = err
 		}
-		for _, j := range enrich {
-			failed[j.JobID] = err
-		}
-	}
-	for id, e := range enrichFailed {
-		failed[id] = e
 	}
 	return failed
 }
-
-// enrichWork marks an enrich job: its work happens in the batch's write transaction, where it
-// reads the store as the batch leaves it.
-type enrichWork struct{}
-
-// writeEnrich runs the batch's enrich jobs, each inside a savepoint: an enrichment that fails
-// on one document rolls back only its own writes, and that job is retried on its own while the
-// batch's analyses commit. It returns the failed jobs.
-func (in *Ingester) writeEnrich(ctx context.Context, tx *store.Tx, jobs []store.Job) (map[int64]error, error) {
-	failed := map[int64]error{}
-	now := store.FormatTime(in.Now())
-	for _, job := range jobs {
-		if _, err := tx.ExecContext(ctx, `SAVEPOINT enrich`); err != nil {
-			return nil, fmt.Errorf("enrich savepoint: %w", err)
-		}
-		err := in.Enricher.Enrich(ctx, tx, job, now)
-		if err == nil {
-			err = store.FinishJob(ctx, tx, job.JobID, job.LeaseOwner, store.JobDone, nil, now, now)
-			if errors.Is(err, store.ErrNotFound) {
-				err = errLeaseLost
-			}
-		}
-		if err != nil {
-			if _, rerr := tx.ExecContext(ctx, `ROLLBACK TO enrich`); rerr != nil {
-				return nil, fmt.Errorf("enrich rollback: %w (after %w)", rerr, err)
-			}
-			if !errors.Is(err, errLeaseLost) {
-				failed[job.JobID] = err
-			}
-		}
-		if _, err := tx.ExecContext(ctx, `RELEASE enrich`); err != nil {
-			return nil, fmt.Errorf("enrich release: %w", err)
-		}
-	}
-	return failed, nil
-}
-
-// errLeaseLost: another worker holds the job now; it writes, not us.
-var errLeaseLost = errors.New("lease lost")
 
 // outcome is what handle returned for one job of a batch.
 type outcome struct {
@@ -230,8 +153,6 @@ func (h *jobHandler) handle(ctx context.Context, job store.Job) (res any, err er
 		return h.in.Semantic(ctx, job)
 	case PhaseEmbed:
 		return h.in.Reembed(ctx, job)
-	case PhaseEnrich:
-		return enrichWork{}, nil
 	default:
 		return nil, errNoHandler
 	}

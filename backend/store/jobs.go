@@ -103,12 +103,14 @@ func claimable(ctx context.Context, q Q, phaseCond string, now time.Time, n int)
 	return jobs, nil
 }
 
-// ClaimDocumentJobs leases the runnable jobs of one document (see ClaimJobs), whatever their
-// place in the queue: a file saved into a watched folder is analysed at once, not after a
-// folder ingest queued before it. ErrNotFound when there are none (a worker has them).
+// ClaimDocumentJobs leases the runnable reading jobs of one document (see ClaimJobs), whatever
+// their place in the queue: a file saved into a watched folder is analysed at once, not after
+// a folder ingest queued before it. Its enrich job is not among them: it waits in the queue,
+// so the document is searchable as soon as it is read and is linked afterwards. ErrNotFound
+// when there are none (a worker has them).
 func ClaimDocumentJobs(ctx context.Context, q Q, owner, documentID string, now time.Time, lease time.Duration) ([]Job, error) {
 	ts := FormatTime(now)
-	rows, err := q.QueryContext(ctx, `SELECT `+jobCols+` FROM jobs WHERE document_id = ?
+	rows, err := q.QueryContext(ctx, `SELECT `+jobCols+` FROM jobs WHERE document_id = ? AND phase != 'enrich'
 		AND ((state = 'queued' AND not_before <= ?) OR (state = 'running' AND lease_until < ?))
 		ORDER BY not_before, job_id`, documentID, ts, ts)
 	if err != nil {

@@ -170,6 +170,10 @@ func dsn(path string, readOnly bool, cacheKiB int) string {
 		"foreign_keys(1)",
 		fmt.Sprintf("cache_size(-%d)", cacheKiB), // per connection: see writerCacheKiB
 		"wal_autocheckpoint(20000)",              // a safety net: checkpoints normally run in the background (checkpointer)
+		// The WAL file keeps the size of its largest burst unless told otherwise; after a
+		// checkpoint that resets it, it is truncated back to this (64 MiB), so a long linking
+		// run leaves no WAL of gigabytes behind for every reader to search through.
+		"journal_size_limit(67108864)",
 	} {
 		q.Add("_pragma", p)
 	}
@@ -179,6 +183,9 @@ func dsn(path string, readOnly bool, cacheKiB int) string {
 	q.Set("_txlock", "immediate")
 	return "file:" + path + "?" + q.Encode()
 }
+
+// Commits counts the write transactions this process has committed on db.
+func (db *DB) Commits() int64 { return db.commits.Load() }
 
 // Path is the database file's path.
 func (db *DB) Path() string { return db.path }
@@ -257,7 +264,18 @@ func (db *DB) migrate(ctx context.Context) error {
 	if err := checkMigrationNumbers(list, func(m mig) (int, string) { return m.n, m.name }); err != nil {
 		return err
 	}
+	// A store that is up to date is only read: opening it must not take the write lock, or
+	// every reader (`strata status`, `strata mcp` launched by an AI client) waits behind the
+	// process that is writing — 17 IMMEDIATE transactions, one per migration, made a reader
+	// wait for as long as another process held the lock (32 s to 2.5 min while linking ran).
+	current, err := db.SchemaVersion(ctx)
+	if err != nil {
+		return err
+	}
 	for _, m := range list {
+		if m.n <= current {
+			continue
+		}
 		body, err := migrations.ReadFile("migrations/" + m.name)
 		if err != nil {
 			return fmt.Errorf("read migration %s: %w", m.name, err)

@@ -1,0 +1,152 @@
+package enrich
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/strata-app/strata/backend/errs"
+	"github.com/strata-app/strata/backend/jobs"
+	"github.com/strata-app/strata/backend/store"
+)
+
+// Phase is the job phase the enrichments run in (queued by migration 0008's triggers).
+const Phase = "enrich"
+
+// Budgets of the enrich jobs. A write transaction holds the data folder's write lock, for
+// this process and every other on the folder: `strata mcp` launched by an AI client, a CLI
+// call, the app. Linking once ran a batch of sixteen documents in one transaction — seconds at
+// 2,000 documents, minutes at 9,000 — and each of those waited. Now a transaction takes
+// documents until TxBudget of work is spent and commits, so a second writer waits at most
+// about that long, and a document whose own linking outlasts DocBudget is stopped and noted
+// (ENRICH_BUDGET_EXCEEDED on its job) instead of holding the queue.
+const (
+	DefaultTxBudget  = 100 * time.Millisecond
+	DefaultDocBudget = 2 * time.Second
+)
+
+// JobHandler runs enrich jobs (jobs.Handler): the reading phases have committed before, each in
+// its own transaction, so a document is searchable before it is linked.
+type JobHandler struct {
+	Service *Service
+	DB      *store.DB
+	Now     func() time.Time
+	Log     *slog.Logger
+	// TxBudget and DocBudget: 0 takes the defaults above.
+	TxBudget  time.Duration
+	DocBudget time.Duration
+}
+
+var _ jobs.Handler = (*JobHandler)(nil)
+
+func (h *JobHandler) budgets() (tx, doc time.Duration) {
+	tx, doc = h.TxBudget, h.DocBudget
+	if tx <= 0 {
+		tx = DefaultTxBudget
+	}
+	if doc <= 0 {
+		doc = DefaultDocBudget
+	}
+	return tx, doc
+}
+
+// Run implements jobs.Handler. The batch is enriched in order, in as many write transactions
+// as its work needs: each takes documents until its budget is spent (at least one), runs the
+// group's shared work (Group.Finish) and commits. A job that fails rolls back only its own
+// writes (a savepoint) and is recorded by the runner; a failing group's shared work fails the
+// group's jobs, which are then retried.
+func (h *JobHandler) Run(ctx context.Context, batch []store.Job) map[int64]error {
+	failed := map[int64]error{}
+	txBudget, docBudget := h.budgets()
+	for next := 0; next < len(batch); {
+		start := time.Now()
+		var took []store.Job
+		var groupFailed map[int64]error
+		err := h.DB.WriteTx(ctx, func(tx *store.Tx) error {
+			took, groupFailed = nil, map[int64]error{}
+			now := store.FormatTime(h.Now())
+			g := h.Service.NewGroup(tx, now)
+			for next+len(took) < len(batch) && (len(took) == 0 || time.Since(start) < txBudget) {
+				job := batch[next+len(took)]
+				took = append(took, job)
+				if err := h.one(ctx, tx, g, job, now, docBudget); err != nil {
+					groupFailed[job.JobID] = err
+				}
+			}
+			return g.Finish(ctx)
+		})
+		if err != nil {
+			for _, j := range took {
+				failed[j.JobID] = err
+			}
+		} else {
+			for id, e := range groupFailed {
+				failed[id] = e
+			}
+		}
+		next += len(took)
+	}
+	return failed
+}
+
+// one enriches one job's document inside a savepoint of the group's transaction and marks the
+// job done; on failure only its own writes are rolled back.
+func (h *JobHandler) one(ctx context.Context, tx *store.Tx, g *Group, job store.Job, now string, budget time.Duration) error {
+	if _, err := tx.ExecContext(ctx, `SAVEPOINT enrich_job`); err != nil {
+		return fmt.Errorf("enrich savepoint: %w", err)
+	}
+	dctx, cancel := context.WithTimeout(ctx, budget)
+	err := g.Enrich(dctx, job)
+	overran := dctx.Err() == context.DeadlineExceeded && ctx.Err() == nil
+	cancel()
+	if overran {
+		err = errs.New(errs.EnrichBudgetExceeded, "linking this document took longer than %s and was stopped", budget).
+			With("document_id", job.DocumentID)
+	}
+	if err == nil {
+		err = store.FinishJob(ctx, tx, job.JobID, job.LeaseOwner, store.JobDone, nil, now, now)
+		if errors.Is(err, store.ErrNotFound) {
+			err = errLeaseLost
+		}
+	}
+	if err != nil {
+		if _, rerr := tx.ExecContext(ctx, `ROLLBACK TO enrich_job`); rerr != nil {
+			return fmt.Errorf("enrich rollback: %w (after %w)", rerr, err)
+		}
+		g.Forget(job)
+	}
+	if _, rerr := tx.ExecContext(ctx, `RELEASE enrich_job`); rerr != nil {
+		return fmt.Errorf("enrich release: %w", rerr)
+	}
+	if errors.Is(err, errLeaseLost) {
+		return nil // another worker holds the job now; it writes, not us
+	}
+	return err
+}
+
+// errLeaseLost: another worker holds the job now.
+var errLeaseLost = errors.New("lease lost")
+
+// Record implements jobs.Handler: the job is queued again at notBefore, or has failed for good
+// with the error's envelope on it (the document keeps its phases: it is read, searchable and
+// shows the job's note).
+func (h *JobHandler) Record(ctx context.Context, job store.Job, cause error, retry bool, notBefore time.Time) error {
+	env := errs.EnvelopeJSON(errs.As(cause))
+	now := store.FormatTime(h.Now())
+	state := store.JobFailed
+	if retry {
+		state = store.JobQueued
+	}
+	err := h.DB.WriteTx(ctx, func(tx *store.Tx) error {
+		return store.FinishJob(ctx, tx, job.JobID, job.LeaseOwner, state, env, store.FormatTime(notBefore), now)
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return nil // another worker holds the job now
+	}
+	if err != nil {
+		return fmt.Errorf("record failure of enrich job %d: %w", job.JobID, err)
+	}
+	return nil
+}
