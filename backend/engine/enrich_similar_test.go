@@ -288,7 +288,7 @@ func TestSimilarKnownAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	if after := derivedRows(t, e); !slices.Equal(before, after) {
-		t.Errorf("a second run changed the links: %d rows before, %d after", len(before), len(after))
+		t.Errorf("a second run changed the links: %d rows before, %d after:\n%s", len(before), len(after), rowDiff(before, after))
 	}
 }
 

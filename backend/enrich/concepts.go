@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -39,17 +42,44 @@ type conceptSettings struct {
 	Generic          []string            `json:"generic"`
 	PluralExceptions []string            `json:"plural_exceptions"`
 	Aliases          map[string][]string `json:"aliases"`
+	// A heading names a topic only if the document's own prose names it this many times.
+	MinProseMentions int `json:"min_prose_mentions"`
+	// A heading term that at least structure_share of a folder's documents carry (and at least
+	// series_min_shared of them), in a folder of at least series_min_documents documents with
+	// headings, is the series' structure.
+	SeriesMinDocuments int     `json:"series_min_documents"`
+	SeriesMinShared    int     `json:"series_min_shared"`
+	StructureShare     float64 `json:"structure_share"`
+	// Bounds per document: concepts from headings, declared ones, the chunks whose text and
+	// headings are read for mentions (the first ones), heading terms counted for the series.
+	MaxHeadingConcepts  int `json:"max_heading_concepts"`
+	MaxDeclared         int `json:"max_declared"`
+	MaxMentionChunks    int `json:"max_mention_chunks"`
+	MaxHeadingTermsSeen int `json:"max_heading_terms"`
 }
 
 // TagConceptBridger turns what a document declares (tags, trailing #hashtags, front-matter or
-// meta keywords) and the terms of its headings into concept entities the document REFERS_TO
-// (derived), and records where each concept — and each person whose address the text holds —
-// is mentioned, chunk by chunk (entity_mentions), for CoOccurrence.
+// meta keywords) and the topics its headings name into concept entities the document
+// REFERS_TO (derived), and records where each concept — and each person whose address the
+// text holds — is mentioned, chunk by chunk (entity_mentions), for CoOccurrence.
+//
+// A heading is a topic only when it is not the document's furniture: the document's own prose
+// names it (min_prose_mentions: "## Attendance" over a list of names, "## Links" over URLs, a
+// date, are labels), and it is not a section most documents of its folder carry (the series'
+// structure: "Present", "Agenda", "Announcements", "Q&A" in a folder of minutes), which is
+// learnt from the folder's own heading counts (heading_terms, migration 0018). When a term
+// crosses that share, the documents of the folder carrying it are enriched again, so the
+// result does not depend on the order files arrive in. Declared tags, keywords and hashtags
+// are the author's own word and stay concepts.
 //
 // Spellings resolve to one concept by a key computed from the spelling alone (case,
 // punctuation and the head noun's plural dropped, declared aliases applied), never by
 // similarity; the concept's display name is that key, so the entity's ID and name are the
 // same whichever document arrives first.
+//
+// Work per document is bounded (max_heading_concepts, max_declared, max_mentions …, the best
+// by evidence), and what the whole store shares — which concepts are known, so that text
+// naming them is a mention — is read once per group and kept counted (concept_bridges).
 type TagConceptBridger struct {
 	settings conceptSettings
 	names    *conceptNames
@@ -62,7 +92,7 @@ func (x *TagConceptBridger) useSpecs(reg *spec.Registry) { x.concept = reg.Entit
 func (x *TagConceptBridger) Name() string { return "TagConceptBridger" }
 
 // Version implements Enrichment.
-func (x *TagConceptBridger) Version() string { return "1" }
+func (x *TagConceptBridger) Version() string { return "2" }
 
 // ReactsTo implements Enrichment.
 func (x *TagConceptBridger) ReactsTo() []Emission {
@@ -73,7 +103,9 @@ func (x *TagConceptBridger) ReactsTo() []Emission {
 // where each comes from); they are repeated here so the type works without the file.
 func (x *TagConceptBridger) Configure(params map[string]any) error {
 	x.settings = conceptSettings{TagScore: 1, HeadingScore: 0.6, Headings: true, TextMentions: true, MaxWords: 3, MaxEvidence: 3,
-		Generic: defaultGeneric, PluralExceptions: defaultPluralExceptions}
+		Generic: defaultGeneric, PluralExceptions: defaultPluralExceptions,
+		MinProseMentions: 1, SeriesMinDocuments: 4, SeriesMinShared: 3, StructureShare: 0.4,
+		MaxHeadingConcepts: 12, MaxDeclared: 32, MaxMentionChunks: 2000, MaxHeadingTermsSeen: 64}
 	if err := DecodeParams(params, &x.settings); err != nil {
 		return err
 	}
@@ -87,17 +119,30 @@ func (x *TagConceptBridger) Configure(params map[string]any) error {
 		return &ParamError{Param: "max_words", Problem: "must be 1–6"}
 	case s.MaxEvidence < 1:
 		return &ParamError{Param: "max_evidence", Problem: "must be at least 1"}
+	case s.MinProseMentions < 0:
+		return &ParamError{Param: "min_prose_mentions", Problem: "must not be negative"}
+	case s.SeriesMinDocuments < 2:
+		return &ParamError{Param: "series_min_documents", Problem: "must be at least 2"}
+	case s.SeriesMinShared < 2:
+		return &ParamError{Param: "series_min_shared", Problem: "must be at least 2"}
+	case s.StructureShare <= 0 || s.StructureShare > 1:
+		return &ParamError{Param: "structure_share", Problem: "must be in (0, 1]"}
+	case s.MaxHeadingConcepts < 0 || s.MaxDeclared < 0:
+		return &ParamError{Param: "max_heading_concepts", Problem: "max_heading_concepts and max_declared must not be negative"}
+	case s.MaxMentionChunks < 1 || s.MaxHeadingTermsSeen < 1:
+		return &ParamError{Param: "max_mention_chunks", Problem: "max_mention_chunks and max_heading_terms must be at least 1"}
 	}
 	x.names = newConceptNames(s)
 	return nil
 }
 
+// defaultGeneric: headings that name no topic in any kind of document (heading rule 6). What a
+// series of documents repeats as its sections is learnt per folder instead (structure_share).
 var defaultGeneric = []string{"introduction", "summary", "overview", "conclusion", "example", "option", "note", "see also",
 	"description", "usage", "synopsis", "constant", "api", "class", "method", "property", "event", "error", "background", "detail",
 	"caveat", "consideration", "appendix", "keyword", "misc", "general", "basic", "getting started", "installation", "setup",
 	"configuration", "faq", "reference", "index", "content", "foreword", "preface", "acknowledgment", "author", "bug", "copyright",
-	"license", "history", "change", "changelog", "todo", "next step", "exit status", "return value", "agenda", "attendee",
-	"decision", "action item"}
+	"license", "history", "change", "changelog", "todo", "next step", "exit status", "return value"}
 
 var defaultPluralExceptions = []string{"windows", "news", "series", "species", "class", "status", "analysis", "basis", "axis",
 	"process", "access", "address", "always", "perhaps", "various", "previous", "its", "this", "has", "was", "does", "is", "as", "us"}
@@ -109,7 +154,16 @@ type term struct {
 	spells   map[string]int // spellings as written → times
 	evidence []Evidence
 	mentions map[int]string // chunk ordinal (-1: the document) → source
+	prose    int            // chunks whose prose names it (a heading term's topicality)
+	first    int            // the first chunk naming it in a heading (a heading term's rank)
 }
+
+// Keys the group shares between the concepts' runs and their Finish.
+const (
+	deferKnown     = "concepts.known"     // concepts a run made known to the store
+	deferForgotten = "concepts.forgotten" // concepts a run left without any bridging mention
+	cacheVocab     = "vocabulary"         // key → entity ID of every known concept
+)
 
 // Enrich implements Enrichment.
 func (x *TagConceptBridger) Enrich(ctx context.Context, run *Run) error {
@@ -122,19 +176,28 @@ func (x *TagConceptBridger) Enrich(ctx context.Context, run *Run) error {
 	for _, m := range before {
 		touched[m.EntityID] = true
 	}
+	// The store's known concepts are read before this document's rows go, so a concept only
+	// it makes known is known to the group's later runs too.
+	vocab, err := x.vocabulary(ctx, run)
+	if err != nil {
+		return err
+	}
 	if _, err := store.DeleteMentions(ctx, run.Tx, d.DocumentID); err != nil {
 		return err
 	}
 	var links []store.DerivedLink
 	var after []store.Mention
-	var keys []string
+	var series seriesTerms
 	// A document Strata wrote itself (an answer, a lint report) names no concept of its own:
 	// its headings are the report's, not the user's.
 	if run.Live && d.DocType != store.DocTypeGenerated {
-		links, after, keys, err = x.derive(ctx, run)
+		links, after, series, err = x.derive(ctx, run, vocab)
 		if err != nil {
 			return err
 		}
+	}
+	if err := x.updateSeries(ctx, run, series); err != nil {
+		return err
 	}
 	if err := store.InsertMentions(ctx, run.Tx, after); err != nil {
 		return err
@@ -142,101 +205,136 @@ func (x *TagConceptBridger) Enrich(ctx context.Context, run *Run) error {
 	for _, m := range after {
 		touched[m.EntityID] = true
 	}
-	// A concept that became known to the store (or stopped being known) changes what other
-	// documents' text mentions: they are found (or dropped) here, at the cost of the concept's
-	// own occurrences, so the mentions are the same whatever order documents arrived in.
-	if x.settings.TextMentions {
-		if err := x.propagate(ctx, run, before, after, keys); err != nil {
-			return err
-		}
-	}
-	list := make([]string, 0, len(touched))
-	for id := range touched {
-		list = append(list, id)
-	}
-	sort.Strings(list)
+	list := sortedKeys(touched)
 	if run.Shared != nil {
 		run.Shared[sharedTouched] = list
 	}
+	run.Defer(DeferMentions, list...)
 	if d.EntityID == "" {
 		return nil
 	}
-	return run.Replace(ctx, store.LinkScope{Types: []string{TypeRefersTo}, SourceIn: []string{d.EntityID}}, links)
-}
-
-// bridging reports whether a mention source makes a concept known (text mentions only find
-// concepts that something else made).
-func bridging(source string) bool {
-	return source == SourceTag || source == SourceHashtag || source == SourceKeyword || source == SourceHeading
-}
-
-// propagate adds text mentions of concepts this run made known to the store to the other
-// documents whose text names them, and removes those of concepts no document makes any more.
-func (x *TagConceptBridger) propagate(ctx context.Context, run *Run, before, after []store.Mention, ownKeys []string) error {
-	was, is := map[string]bool{}, map[string]bool{}
+	// A concept is known while a document refers to it (concept_bridges counts the REFERS_TO
+	// links). Which ones this document alone made known, or left unknown: read once its links
+	// are replaced. Those it referred to may already be gone (a document that left had them
+	// retracted with its evidence), so its old concept mentions say which it had.
+	refersBefore, err := store.DerivedTargets(ctx, run.Tx, d.EntityID, x.Name(), TypeRefersTo)
+	if err != nil {
+		return err
+	}
+	was := maps.Clone(refersBefore)
 	for _, m := range before {
-		if bridging(m.Source) {
+		if m.Source != SourceEmail {
 			was[m.EntityID] = true
 		}
 	}
-	keys := map[string]string{} // entity → key, for the concepts of this run
-	for _, m := range after {
-		if bridging(m.Source) {
-			is[m.EntityID] = true
-		}
+	if err := run.Replace(ctx, store.LinkScope{Types: []string{TypeRefersTo}, SourceIn: []string{d.EntityID}}, links); err != nil {
+		return err
 	}
-	for _, k := range ownKeys {
-		keys[ids.Entity("concept", k)] = k
+	is := map[string]bool{}
+	for _, l := range links {
+		is[l.TargetEntityID] = true
 	}
-	for _, id := range sortedKeys(was) {
-		if is[id] {
-			continue
-		}
-		n, err := store.CountMentions(ctx, run.Tx, id, SourceText, SourceEmail)
-		if err != nil {
-			return err
-		}
-		if n == 0 { // nothing makes it known any more: nor does its name in text
-			if err := store.DeleteMentionsBySource(ctx, run.Tx, id, SourceText); err != nil {
-				return err
+	keyOf := map[string]string{}
+	for k, id := range vocab.own {
+		keyOf[id] = k
+		vocab.known[k] = id // known now: the group's later runs see it
+	}
+	cands := map[string]bool{}
+	for id := range was {
+		cands[id] = true
+	}
+	for id := range is {
+		cands[id] = true
+	}
+	counts, err := store.BridgeCounts(ctx, run.Tx, sortedKeys(cands))
+	if err != nil {
+		return err
+	}
+	for _, id := range sortedKeys(cands) {
+		switch {
+		case is[id] && counts[id] == 1 && !refersBefore[id]:
+			run.Defer(deferKnown, id+"\x00"+keyOf[id])
+		case !is[id] && counts[id] == 0:
+			run.Defer(deferForgotten, id)
+			for k, kid := range vocab.known {
+				if kid == id {
+					delete(vocab.known, k)
+				}
 			}
-		}
-	}
-	for _, id := range sortedKeys(is) {
-		if was[id] {
-			continue
-		}
-		n, err := store.CountMentions(ctx, run.Tx, id, SourceText, SourceEmail)
-		if err != nil {
-			return err
-		}
-		if n > countOwn(after, id) {
-			continue // known already: other documents' text mentions were found then
-		}
-		k := keys[id]
-		if k == "" {
-			continue
-		}
-		if err := x.findInOthers(ctx, run, id, k); err != nil {
-			return err
 		}
 	}
 	return nil
 }
 
-func countOwn(ms []store.Mention, id string) int {
-	n := 0
-	for _, m := range ms {
-		if m.EntityID == id && bridging(m.Source) {
-			n++
-		}
-	}
-	return n
+// vocab is the store's known concepts (key → entity ID), read once per group and kept up to
+// date by the group's own runs, and the concepts of the run being derived.
+type vocab struct {
+	known map[string]string
+	own   map[string]string
 }
 
-// findInOthers records the text mentions of a newly known concept in other documents: FTS5
-// finds candidate chunks (it stems, so it finds at least the exact matches), textKeys confirms.
-func (x *TagConceptBridger) findInOthers(ctx context.Context, run *Run, id, key string) error {
+func (x *TagConceptBridger) vocabulary(ctx context.Context, run *Run) (*vocab, error) {
+	c := run.Cache(cacheVocab)
+	if v, ok := c["v"].(*vocab); ok {
+		v.own = map[string]string{}
+		return v, nil
+	}
+	known, err := store.KnownConcepts(ctx, run.Tx)
+	if err != nil {
+		return nil, err
+	}
+	v := &vocab{known: known, own: map[string]string{}}
+	c["v"] = v
+	return v, nil
+}
+
+// Finish implements Finisher: a concept the group made known to the store is looked for in the
+// text of the other documents (FTS5 finds candidate chunks, the key rule confirms); one no
+// document makes known any more loses its text mentions.
+func (x *TagConceptBridger) Finish(ctx context.Context, f *Finish) error {
+	if !x.settings.TextMentions {
+		return nil
+	}
+	forgotten := f.Deferred(deferForgotten)
+	counts, err := store.BridgeCounts(ctx, f.Tx, forgotten)
+	if err != nil {
+		return err
+	}
+	for _, id := range forgotten {
+		if counts[id] > 0 {
+			continue // another document of the group made it known again
+		}
+		if err := store.DeleteMentionsBySource(ctx, f.Tx, id, SourceText); err != nil {
+			return err
+		}
+		f.Defer(DeferMentions, id)
+	}
+	for _, pair := range f.Deferred(deferKnown) {
+		id, key, _ := strings.Cut(pair, "\x00")
+		if key == "" {
+			continue
+		}
+		if n, err := store.BridgeCounts(ctx, f.Tx, []string{id}); err != nil {
+			return err
+		} else if n[id] == 0 {
+			continue // forgotten again within the group
+		}
+		added, err := x.findInOthers(ctx, f, id, key)
+		if err != nil {
+			return err
+		}
+		if added > 0 {
+			f.Defer(DeferMentions, id)
+		}
+	}
+	return nil
+}
+
+// findInOthers records the text mentions of a newly known concept wherever the store's text
+// names it: FTS5 finds candidate chunks (it stems, so it finds at least the exact matches),
+// textHas confirms. A chunk whose heading already named it there becomes a text mention (the
+// text says it, as a document's own run decides). It returns how many rows it wrote.
+func (x *TagConceptBridger) findInOthers(ctx context.Context, f *Finish, id, key string) (int, error) {
 	spellings := []string{key}
 	for a, c := range x.names.aliases {
 		if c == key {
@@ -247,9 +345,9 @@ func (x *TagConceptBridger) findInOthers(ctx context.Context, run *Run, id, key 
 	seen := map[string]bool{}
 	var cands []store.Mention
 	for _, sp := range spellings {
-		found, err := store.PhraseChunks(ctx, run.Tx, `text : "`+sp+`"`, run.Doc.DocumentID)
+		found, err := store.PhraseChunks(ctx, f.Tx, `text : "`+sp+`"`, "")
 		if err != nil {
-			return err
+			return 0, err
 		}
 		for _, c := range found {
 			if k := fmt.Sprintf("%s\x00%d", c.DocumentID, c.Ordinal); !seen[k] {
@@ -258,17 +356,28 @@ func (x *TagConceptBridger) findInOthers(ctx context.Context, run *Run, id, key 
 			}
 		}
 	}
+	// A document's own run reads its first max_mention_chunks chunks for mentions; so does
+	// this, or the store would depend on which came first.
 	var rows []store.Mention
 	for _, c := range cands {
-		ch, err := store.ChunkAt(ctx, run.Tx, c.DocumentID, c.Ordinal)
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		if c.Ordinal >= x.settings.MaxMentionChunks {
+			continue
+		}
+		ch, err := store.ChunkAt(ctx, f.Tx, c.DocumentID, c.Ordinal)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if x.textHas(ch.Text, key) {
 			rows = append(rows, store.Mention{EntityID: id, DocumentID: c.DocumentID, Ordinal: c.Ordinal, Source: SourceText, Passage: store.PassageOf(ch.Text)})
 		}
 	}
-	return store.InsertMentions(ctx, run.Tx, rows)
+	if err := store.UpgradeToText(ctx, f.Tx, rows, SourceHeading); err != nil {
+		return 0, err
+	}
+	return len(rows), nil
 }
 
 func (x *TagConceptBridger) textHas(text, key string) bool {
@@ -352,27 +461,67 @@ func metaList(raw json.RawMessage) []string {
 	return out
 }
 
-// derive computes the document's concepts, its REFERS_TO links and its mention rows.
-func (x *TagConceptBridger) derive(ctx context.Context, run *Run) ([]store.DerivedLink, []store.Mention, []string, error) {
+// seriesTerms is a document's heading terms by folder, for the series' structure.
+type seriesTerms struct {
+	folder string
+	terms  []string
+}
+
+// chunkAt finds the chunk holding a byte offset of the document's text (chunks by ordinal,
+// their spans increasing).
+func chunkAt(chunks []store.Chunk, off int) (store.Chunk, bool) {
+	i := sort.Search(len(chunks), func(i int) bool { return chunks[i].TextEnd > off })
+	if i < len(chunks) && off >= chunks[i].TextStart && off < chunks[i].TextEnd {
+		return chunks[i], true
+	}
+	return store.Chunk{}, false
+}
+
+// derive computes the document's concepts, its REFERS_TO links, its mention rows and its
+// heading terms (for the folder's series).
+func (x *TagConceptBridger) derive(ctx context.Context, run *Run, v *vocab) ([]store.DerivedLink, []store.Mention, seriesTerms, error) {
 	d := run.Doc
+	var series seriesTerms
 	chunks, err := store.ChunksOf(ctx, run.Tx, d.DocumentID)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, series, err
 	}
-	passage := map[int]string{}
-	for _, c := range chunks {
-		passage[c.Ordinal] = store.PassageOf(c.Text)
+	// What each chunk's prose names (heading lines left out): a heading term's topicality, and
+	// the text mentions of known concepts.
+	if len(chunks) > x.settings.MaxMentionChunks {
+		chunks = chunks[:x.settings.MaxMentionChunks] // by ordinal: the first ones
+	}
+	if run.Shared != nil {
+		run.Shared[sharedChunks] = chunks // DiscoveryGap reads the same
+	}
+	prose := make([]map[string]int, len(chunks))
+	for i, c := range chunks {
+		if i%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, nil, series, err
+			}
+		}
+		prose[i] = x.names.textKeys(c.Text, x.settings.MaxWords)
 	}
 	terms := map[string]*term{}
-	add := func(spelling string, explicit bool, ord int, source string, ev Evidence) {
+	declared := 0
+	add := func(spelling string, explicit bool, ord int, source string, ev Evidence) *term {
 		k := x.names.key(spelling)
-		if k == "" {
-			return
+		if k == "" || !hasLetter(k) {
+			return nil
 		}
 		t := terms[k]
 		if t == nil {
-			t = &term{key: k, spells: map[string]int{}, mentions: map[int]string{}}
+			if explicit {
+				if declared >= x.settings.MaxDeclared {
+					return nil // a document declares at most this many; the first ones, as written
+				}
+				declared++
+			}
+			t = &term{key: k, spells: map[string]int{}, mentions: map[int]string{}, first: 1 << 30}
 			terms[k] = t
+		} else if explicit && !t.explicit {
+			declared++
 		}
 		t.explicit = t.explicit || explicit
 		t.spells[spelling]++
@@ -382,24 +531,17 @@ func (x *TagConceptBridger) derive(ctx context.Context, run *Run) ([]store.Deriv
 		if len(t.evidence) < x.settings.MaxEvidence {
 			t.evidence = append(t.evidence, ev)
 		}
-	}
-	chunkAtText := func(off int) (store.Chunk, bool) {
-		for _, c := range chunks {
-			if off >= c.TextStart && off < c.TextEnd {
-				return c, true
-			}
-		}
-		return store.Chunk{}, false
+		return t
 	}
 	// What the source declares, from the document's own observation.
 	obs, version, err := docObservation(ctx, run.Tx, d)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return nil, nil, nil, err
+		return nil, nil, series, err
 	}
 	var fields map[string]json.RawMessage
 	if len(obs.Fields) > 0 {
 		if err := json.Unmarshal(obs.Fields, &fields); err != nil {
-			return nil, nil, nil, fmt.Errorf("fields of %s: %w", obs.ID, err)
+			return nil, nil, series, fmt.Errorf("fields of %s: %w", obs.ID, err)
 		}
 	}
 	var span struct {
@@ -414,7 +556,7 @@ func (x *TagConceptBridger) derive(ctx context.Context, run *Run) ([]store.Deriv
 			continue
 		}
 		hashtags[strings.ToLower(f.Value)] = true
-		c, ok := chunkAtText(f.ByteStart)
+		c, ok := chunkAt(chunks, f.ByteStart)
 		spelling := f.Value // the finding is lower-cased; the text keeps "#MachineLearning"
 		if o := f.ByteStart + 1 - c.TextStart; ok && o >= 0 && o+len(f.Value) <= len(c.Text) && strings.EqualFold(c.Text[o:o+len(f.Value)], f.Value) {
 			spelling = splitCamel(c.Text[o : o+len(f.Value)])
@@ -429,11 +571,11 @@ func (x *TagConceptBridger) derive(ctx context.Context, run *Run) ([]store.Deriv
 		}
 		add(spelling, true, ord, SourceHashtag, ev)
 	}
-	declared := metaList(fields["tags"])
-	if len(declared) == 0 {
-		declared = d.Tags
+	declaredTags := metaList(fields["tags"])
+	if len(declaredTags) == 0 {
+		declaredTags = d.Tags
 	}
-	for _, t := range declared {
+	for _, t := range declaredTags {
 		t = strings.TrimPrefix(strings.TrimSpace(t), "#")
 		if hashtags[strings.ToLower(t)] {
 			continue // its hashtag, with its line, was taken above
@@ -445,30 +587,62 @@ func (x *TagConceptBridger) derive(ctx context.Context, run *Run) ([]store.Deriv
 			add(kw, true, -1, SourceKeyword, Evidence{Kind: "observation", ID: obs.ID, ObservationID: obs.ID, DocumentID: d.DocumentID, Path: d.Path, Field: strings.TrimPrefix(f, "meta_"), Value: kw})
 		}
 	}
-	// Heading terms: each chunk under a heading mentions its terms; the evidence is the chunk
-	// where the heading itself sits (the first whose path ends with it).
 	if x.settings.Headings {
-		seen := map[string]bool{}
-		for _, c := range chunks {
-			if c.Heading == "" {
+		heads, err := x.headingCandidates(ctx, d, chunks, prose)
+		if err != nil {
+			return nil, nil, series, err
+		}
+		if d.Path != "" {
+			series.folder = filepath.Dir(d.Path)
+			for _, h := range heads {
+				series.terms = append(series.terms, h.key)
+			}
+			sort.Strings(series.terms)
+		}
+		structural, err := x.structural(ctx, run, series)
+		if err != nil {
+			return nil, nil, series, err
+		}
+		// A heading names a topic when the document's prose names it too and its folder does
+		// not carry it as a section of every document; the best by how much the prose names
+		// them (then the first), at most max_heading_concepts.
+		var topics []*headingTerm
+		for _, h := range heads {
+			if t := terms[h.key]; t != nil && t.explicit {
+				topics = append(topics, h) // declared: its heading chunks are mentions of it
 				continue
 			}
-			segs := strings.Split(c.Heading, " > ")
-			for i, seg := range segs {
-				for _, tm := range x.names.headingTerms(seg, x.settings.MaxWords) {
-					k := x.names.key(tm)
-					first := !seen[k+"\x00"+seg]
-					seen[k+"\x00"+seg] = true
-					if !first || i != len(segs)-1 {
-						if t := terms[k]; t != nil {
-							if _, ok := t.mentions[c.Ordinal]; !ok {
-								t.mentions[c.Ordinal] = SourceHeading
-							}
-							continue
-						}
+			if h.prose >= max(1, x.settings.MinProseMentions) && !structural[h.key] || x.settings.MinProseMentions == 0 && !structural[h.key] {
+				topics = append(topics, h)
+			}
+		}
+		sort.SliceStable(topics, func(i, j int) bool {
+			ei, ej := terms[topics[i].key] != nil, terms[topics[j].key] != nil
+			if ei != ej {
+				return ei
+			}
+			if topics[i].prose != topics[j].prose {
+				return topics[i].prose > topics[j].prose
+			}
+			return topics[i].first < topics[j].first
+		})
+		kept := 0
+		for _, h := range topics {
+			if terms[h.key] == nil {
+				if kept >= x.settings.MaxHeadingConcepts {
+					continue
+				}
+				kept++
+			}
+			for i, sp := range h.spells {
+				t := add(sp, false, h.ords[0], SourceHeading, h.evidence[min(i, len(h.evidence)-1)])
+				if t == nil {
+					break
+				}
+				for _, o := range h.ords {
+					if _, ok := t.mentions[o]; !ok {
+						t.mentions[o] = SourceHeading
 					}
-					add(tm, false, c.Ordinal, SourceHeading, Evidence{Kind: "chunk", ID: c.ChunkID, DocumentID: d.DocumentID, Path: d.Path,
-						LineStart: c.LineStart, LineEnd: c.LineStart, Page: c.Page, Quote: strings.TrimSpace(seg), Field: "heading", Value: tm})
 				}
 			}
 		}
@@ -476,12 +650,18 @@ func (x *TagConceptBridger) derive(ctx context.Context, run *Run) ([]store.Deriv
 	keys := sortedKeys(terms)
 	var links []store.DerivedLink
 	var mentions []store.Mention
+	passage := func(ord int) string {
+		if i := ordIndex(chunks, ord); i >= 0 {
+			return store.PassageOf(chunks[i].Text)
+		}
+		return ""
+	}
 	if len(keys) > 0 {
 		if x.concept == nil {
-			return nil, nil, nil, fmt.Errorf("entity type concept is not declared (specs/entities/concept.yaml)")
+			return nil, nil, series, fmt.Errorf("entity type concept is not declared (specs/entities/concept.yaml)")
 		}
 		if err := ensureDocumentEntity(ctx, run.Tx, d, run.Now); err != nil {
-			return nil, nil, nil, err
+			return nil, nil, series, err
 		}
 		extractor := "file:analyze"
 		if d.Kind == "content" {
@@ -508,18 +688,20 @@ func (x *TagConceptBridger) derive(ctx context.Context, run *Run) ([]store.Deriv
 		}
 		entIDs, err := observe.Derived(ctx, run.Tx, obsList, run.Now)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, series, err
 		}
 		// The name shown is the smallest spelling seen in any document: the same for any
 		// order of arrival (the first insert's name would not be), and a word as written.
+		names := make([][2]string, len(obsList))
 		for i, o := range obsList {
-			if _, err := run.Tx.ExecContext(ctx, `UPDATE entities SET canonical_name = ? WHERE entity_id = ? AND canonical_name > ?`,
-				o.Name, entIDs[i], o.Name); err != nil {
-				return nil, nil, nil, fmt.Errorf("name concept %s: %w", o.Key, err)
-			}
+			names[i] = [2]string{entIDs[i], o.Name}
+		}
+		if err := store.LowerNames(ctx, run.Tx, names); err != nil {
+			return nil, nil, series, err
 		}
 		for i, k := range keys {
 			t := terms[k]
+			v.own[k] = entIDs[i]
 			// A declared tag is the source's own word (score tag_score, 1); a heading term is
 			// Strata's reading of a section title, right about 35 times in 40 on the research
 			// sample (§2), hence heading_score (0.6) below it.
@@ -533,25 +715,257 @@ func (x *TagConceptBridger) derive(ctx context.Context, run *Run) ([]store.Deriv
 			links = append(links, run.Link(TypeRefersTo, d.EntityID, entIDs[i], score, t.evidence, []string{d.DocumentID},
 				map[string]any{"spellings": sortedKeys(t.spells), "sources": sourcesOf(t)}))
 			for ord, src := range t.mentions {
-				mentions = append(mentions, store.Mention{EntityID: entIDs[i], DocumentID: d.DocumentID, Ordinal: ord, Source: src, Passage: passage[ord]})
+				mentions = append(mentions, store.Mention{EntityID: entIDs[i], DocumentID: d.DocumentID, Ordinal: ord, Source: src, Passage: passage(ord)})
 			}
 		}
 	}
 	// Text mentions: a concept the store knows (from this document or any other), named in a
-	// chunk's text. A chunk where the heading also names it counts as text: the text says it.
+	// chunk's prose. A chunk where the heading also names it counts as text: the text says it.
 	if x.settings.TextMentions {
-		tm, err := x.textMentions(ctx, run, chunks, terms)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		mentions = mergeMentions(tm, mentions)
+		mentions = mergeMentions(x.textMentions(d, chunks, prose, v), mentions)
 	}
 	em, err := emailMentions(ctx, run.Tx, d, chunks)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, series, err
 	}
-	mentions = mergeMentions(em, mentions)
-	return links, mentions, keys, nil
+	return links, mergeMentions(em, mentions), series, nil
+}
+
+func ordIndex(chunks []store.Chunk, ord int) int {
+	i := sort.Search(len(chunks), func(i int) bool { return chunks[i].Ordinal >= ord })
+	if i < len(chunks) && chunks[i].Ordinal == ord {
+		return i
+	}
+	return -1
+}
+
+func hasLetter(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// headingTerm is one term a document's headings name: its spellings, the chunks under it, how
+// many chunks' prose names it, and where it first heads a section.
+type headingTerm struct {
+	key      string
+	spells   []string
+	evidence []Evidence
+	ords     []int
+	prose    int
+	first    int
+}
+
+// headingCandidates reads the terms the document's headings name (at most max_heading_terms,
+// by first appearance), with the chunks under each and how many chunks' prose names each.
+func (x *TagConceptBridger) headingCandidates(ctx context.Context, d store.Document, chunks []store.Chunk, prose []map[string]int) ([]*headingTerm, error) {
+	byKey := map[string]*headingTerm{}
+	var order []*headingTerm
+	seen := map[string]bool{}
+	for ci, c := range chunks {
+		if ci%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		if c.Heading == "" {
+			continue
+		}
+		segs := strings.Split(c.Heading, " > ")
+		for i, seg := range segs {
+			for _, tm := range x.names.headingTerms(seg, x.settings.MaxWords) {
+				k := x.names.key(tm)
+				if k == "" || !hasLetter(k) {
+					continue
+				}
+				h := byKey[k]
+				if h == nil {
+					if len(order) >= x.settings.MaxHeadingTermsSeen {
+						continue
+					}
+					h = &headingTerm{key: k, first: c.Ordinal}
+					byKey[k] = h
+					order = append(order, h)
+				}
+				if len(h.ords) == 0 || h.ords[len(h.ords)-1] != c.Ordinal {
+					h.ords = append(h.ords, c.Ordinal)
+				}
+				// The evidence is the chunk where the heading itself sits (the first whose path
+				// ends with it).
+				if first := !seen[k+"\x00"+seg]; first && i == len(segs)-1 && len(h.evidence) < x.settings.MaxEvidence {
+					seen[k+"\x00"+seg] = true
+					h.spells = append(h.spells, tm)
+					h.evidence = append(h.evidence, Evidence{Kind: "chunk", ID: c.ChunkID, DocumentID: d.DocumentID, Path: d.Path,
+						LineStart: c.LineStart, LineEnd: c.LineStart, Page: c.Page, Quote: strings.TrimSpace(seg), Field: "heading", Value: tm})
+				}
+			}
+		}
+	}
+	for _, h := range order {
+		if len(h.spells) == 0 { // named only by a parent segment: its first spelling as the key
+			h.spells = []string{h.key}
+			c := chunks[ordIndex(chunks, h.ords[0])]
+			h.evidence = []Evidence{{Kind: "chunk", ID: c.ChunkID, DocumentID: d.DocumentID, Path: d.Path, LineStart: c.LineStart,
+				LineEnd: c.LineStart, Page: c.Page, Quote: strings.TrimSpace(c.Heading), Field: "heading", Value: h.key}}
+		}
+		for i := range prose {
+			if _, ok := prose[i][h.key]; ok {
+				h.prose++
+			}
+		}
+	}
+	return order, nil
+}
+
+// structural reports which of a document's heading terms are its folder's structure, as the
+// folder's counts will be once the document's terms are in (updateSeries writes them).
+func (x *TagConceptBridger) structural(ctx context.Context, run *Run, series seriesTerms) (map[string]bool, error) {
+	out := map[string]bool{}
+	if series.folder == "" {
+		return out, nil
+	}
+	old, err := store.HeadingTermsOf(ctx, run.Tx, run.Doc.DocumentID)
+	if err != nil {
+		return nil, err
+	}
+	had := map[string]bool{}
+	for _, t := range old.Terms {
+		if old.Folder == series.folder {
+			had[t] = true
+		}
+	}
+	counts, err := store.HeadingTermCounts(ctx, run.Tx, series.folder, append([]string{""}, series.terms...))
+	if err != nil {
+		return nil, err
+	}
+	total := counts[""]
+	if old.Folder != series.folder || len(old.Terms) == 0 {
+		if len(series.terms) > 0 {
+			total++
+		}
+	} else if len(series.terms) == 0 {
+		total--
+	}
+	for _, t := range series.terms {
+		n := counts[t]
+		if !had[t] {
+			n++
+		}
+		out[t] = x.isStructure(total, n)
+	}
+	return out, nil
+}
+
+// isStructure is the series rule: a folder of at least series_min_documents documents with
+// headings, at least series_min_shared of which — and at least structure_share of them — carry
+// the term.
+func (x *TagConceptBridger) isStructure(total, n int) bool {
+	s := x.settings
+	return total >= s.SeriesMinDocuments && n >= s.SeriesMinShared && float64(n) >= s.StructureShare*float64(total)
+}
+
+// updateSeries replaces the document's heading terms in its folder's counts and queues again
+// the enrich jobs of the other documents whose terms changed side (structure or topic) with
+// the new counts, so a folder's concepts are the same whatever order its files arrived in.
+// It reads the counts of the document's own terms and of the terms whose status the change of
+// the folder's size alone can move (a band of counts), never the whole folder.
+func (x *TagConceptBridger) updateSeries(ctx context.Context, run *Run, series seriesTerms) error {
+	old, err := store.HeadingTermsOf(ctx, run.Tx, run.Doc.DocumentID)
+	if err != nil {
+		return err
+	}
+	if old.Folder == series.folder && slices.Equal(old.Terms, series.terms) {
+		return nil
+	}
+	flipped := map[string][]string{}
+	var folders []string
+	for _, f := range []string{old.Folder, series.folder} {
+		if f != "" && !slices.Contains(folders, f) {
+			folders = append(folders, f)
+		}
+	}
+	for _, f := range folders {
+		var was, is []string
+		if old.Folder == f {
+			was = old.Terms
+		}
+		if series.folder == f {
+			is = series.terms
+		}
+		own := map[string]bool{}
+		for _, t := range was {
+			own[t] = true
+		}
+		for _, t := range is {
+			own[t] = true
+		}
+		counts, err := store.HeadingTermCounts(ctx, run.Tx, f, append([]string{""}, sortedKeys(own)...))
+		if err != nil {
+			return err
+		}
+		tb := counts[""]
+		ta := tb
+		if len(was) > 0 {
+			ta--
+		}
+		if len(is) > 0 {
+			ta++
+		}
+		for _, t := range sortedKeys(own) {
+			nb := counts[t]
+			na := nb
+			if slices.Contains(was, t) {
+				na--
+			}
+			if slices.Contains(is, t) {
+				na++
+			}
+			if x.isStructure(tb, nb) != x.isStructure(ta, na) {
+				flipped[f] = append(flipped[f], t)
+			}
+		}
+		if tb == ta {
+			continue
+		}
+		// The other terms keep their counts; the folder's size moved, so those whose count lies
+		// where the rule's answer differs between the two sizes change side.
+		lo, hi := 0, -1
+		for n := 1; n <= max(ta, tb); n++ {
+			if x.isStructure(tb, n) != x.isStructure(ta, n) {
+				if hi < 0 {
+					lo = n
+				}
+				hi = n
+			}
+		}
+		if hi < 0 {
+			continue
+		}
+		band, err := store.HeadingTermsInBand(ctx, run.Tx, f, lo, hi)
+		if err != nil {
+			return err
+		}
+		for _, t := range band {
+			if t != "" && !own[t] {
+				flipped[f] = append(flipped[f], t)
+			}
+		}
+	}
+	if err := store.ReplaceHeadingTerms(ctx, run.Tx, run.Doc.DocumentID, series.folder, series.terms); err != nil {
+		return err
+	}
+	for _, f := range folders {
+		if len(flipped[f]) == 0 {
+			continue
+		}
+		if _, err := store.EnqueueEnrichHeading(ctx, run.Tx, f, flipped[f], run.Doc.DocumentID, run.Now); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // mergeMentions keeps first's rows, then second's for (entity, ordinal) first does not have.
@@ -593,51 +1007,37 @@ func sourcesOf(t *term) []string {
 	return sortedKeys(set)
 }
 
-// textMentions finds, chunk by chunk, the runs of words that are the key of a concept the
-// store knows. Cost: the document's words times max_words, and one indexed look-up per batch
-// of distinct candidate keys (the store's concepts are never scanned). A run holding a stop
+// textMentions finds, chunk by chunk, the runs of words of its prose that are the key of a
+// concept the store knows (v, read once per group). Cost: the document's words times max_words, and map look-ups. A run holding a stop
 // word is no candidate: no heading term does (headingTerms drops them), so such runs could
 // only match a tag written with one, which text mentions then miss.
-func (x *TagConceptBridger) textMentions(ctx context.Context, run *Run, chunks []store.Chunk, own map[string]*term) ([]store.Mention, error) {
-	perChunk := make([][]string, len(chunks))
-	idOf := map[string]string{} // key → entity ID
-	var candIDs []string
-	for i, c := range chunks {
-		for k := range x.names.textKeys(c.Text, x.settings.MaxWords) {
-			if a, ok := x.names.aliases[k]; ok {
-				k = a
-			}
-			perChunk[i] = append(perChunk[i], k)
-			if _, ok := idOf[k]; ok {
-				continue
-			}
-			id := ids.Entity("concept", k)
-			idOf[k] = id
-			if own[k] == nil {
-				candIDs = append(candIDs, id)
-			}
-		}
-	}
-	known, err := store.BridgedEntities(ctx, run.Tx, candIDs, run.Doc.DocumentID, SourceTag, SourceHashtag, SourceKeyword, SourceHeading)
-	if err != nil {
-		return nil, err
-	}
-	for k := range own {
-		known[ids.Entity("concept", k)] = true
-	}
+func (x *TagConceptBridger) textMentions(d store.Document, chunks []store.Chunk, prose []map[string]int, v *vocab) []store.Mention {
 	var out []store.Mention
 	for i, c := range chunks {
 		p := ""
-		for _, k := range perChunk[i] {
-			if id := idOf[k]; known[id] {
-				if p == "" {
-					p = store.PassageOf(c.Text)
-				}
-				out = append(out, store.Mention{EntityID: id, DocumentID: run.Doc.DocumentID, Ordinal: c.Ordinal, Source: SourceText, Passage: p})
+		keys := make([]string, 0, len(prose[i]))
+		for k := range prose[i] {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if a, ok := x.names.aliases[k]; ok {
+				k = a
 			}
+			id := v.own[k]
+			if id == "" {
+				id = v.known[k]
+			}
+			if id == "" {
+				continue
+			}
+			if p == "" {
+				p = store.PassageOf(c.Text)
+			}
+			out = append(out, store.Mention{EntityID: id, DocumentID: d.DocumentID, Ordinal: c.Ordinal, Source: SourceText, Passage: p})
 		}
 	}
-	return out, nil
+	return out
 }
 
 // emailMentions records the chunks where the addresses of the persons the document refers to

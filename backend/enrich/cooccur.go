@@ -19,18 +19,20 @@ type cooccurSettings struct {
 
 // CoOccurrence links two entities whose names keep appearing in the same chunks, across
 // documents, more than their own frequencies explain: CO_OCCURS_WITH (smaller entity ID →
-// larger), score = Dice 2·c(ab) / (c(a) + c(b)) over distinct chunk texts.
+// larger), score = Dice 2·c(ab) / (c(a) + c(b)) over the chunks naming them.
 //
 // What counts is what the text says: mentions by text (a known concept's name, a person's
 // address, a hashtag), not the heading a chunk sits under (a section's parent and child
-// headings "co-occur" by construction) nor a document-wide tag. Chunks are counted by their
-// text, so a byte-identical copy or a page that repeats another (the Rust book's print.html
-// holds every chapter) adds no evidence; a passage is credited to the most specific document
-// that holds it (the fewest chunks: the chapter, not the whole book), and a pair needs
-// min_documents such documents.
+// headings "co-occur" by construction) nor a document-wide tag. A byte-identical copy has no
+// chunks of its own and adds nothing; a passage several documents hold (the Rust book's
+// print.html holds every chapter) is credited to the most specific document that holds it
+// (the fewest chunks: the chapter, not the whole book), and a pair needs min_documents such
+// documents.
 //
-// Incremental: a document's run recomputes exactly the pairs of the entities its mentions
-// changed (before and after, from TagConceptBridger), reading counts from entity_mentions.
+// The counts c(a) and c(ab) are kept by triggers as mentions are written (migration 0018), so
+// the cost of a document does not grow with the store: its runs defer the entities whose
+// mentions changed, and the group's Finish recomputes the pairs of each of them once, reading
+// their counters; the passages a link cites are read only for a pair whose count changed.
 type CoOccurrence struct {
 	settings cooccurSettings
 }
@@ -68,8 +70,13 @@ func (x *CoOccurrence) Configure(params map[string]any) error {
 }
 
 // countedSources are the mention sources that are evidence of co-occurrence: what a chunk's
-// text says (a concept's name, a hashtag, an address), not the heading it sits under.
+// text says (a concept's name, a hashtag, an address), not the heading it sits under. Migration
+// 0018's triggers count the same sources.
 var countedSources = []string{SourceText, SourceHashtag, SourceEmail}
+
+// DeferMentions is the Defer key of the entities whose mention rows a run or a finish changed:
+// their co-occurrences are recomputed by CoOccurrence's Finish.
+const DeferMentions = "mentions.changed"
 
 type chunkRef struct {
 	doc string
@@ -82,19 +89,12 @@ type coEv struct {
 	passage string
 }
 
-// coRun caches what one run reads more than once.
-type coRun struct {
-	x      *CoOccurrence
-	run    *Run
-	counts map[string][2]int // entity → (mentions, distinct passages)
-	sizes  map[string]int    // document → chunks
-	names  map[string]string
-}
-
-// Enrich implements Enrichment.
+// Enrich implements Enrichment: the entities whose mentions the document's runs changed
+// (TagConceptBridger leaves them in Shared; run alone, the document's entities as they are
+// now) are left for Finish.
 func (x *CoOccurrence) Enrich(ctx context.Context, run *Run) error {
 	touched, ok := run.Shared[sharedTouched].([]string)
-	if !ok { // run alone (strata enrich run CoOccurrence): the document's entities as they are now
+	if !ok {
 		ms, err := store.MentionsIn(ctx, run.Tx, run.Doc.DocumentID)
 		if err != nil {
 			return err
@@ -105,48 +105,55 @@ func (x *CoOccurrence) Enrich(ctx context.Context, run *Run) error {
 		}
 		touched = sortedKeys(set)
 	}
-	c := &coRun{x: x, run: run, counts: map[string][2]int{}, sizes: map[string]int{}, names: map[string]string{}}
-	for _, e := range touched {
+	run.Defer(DeferMentions, touched...)
+	return nil
+}
+
+// Finish implements Finisher: every pair of every entity whose mentions changed in the group,
+// once.
+func (x *CoOccurrence) Finish(ctx context.Context, f *Finish) error {
+	c := &coRun{x: x, f: f, sizes: f.Cache("sizes"), names: f.Cache("names")}
+	for _, e := range f.Deferred(DeferMentions) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		links, err := c.pairsOf(ctx, e)
 		if err != nil {
 			return err
 		}
-		if err := run.Replace(ctx, store.LinkScope{Types: []string{TypeCoOccurs}, Touching: []string{e}}, links); err != nil {
+		if err := f.Replace(ctx, store.LinkScope{Types: []string{TypeCoOccurs}, Touching: []string{e}}, links); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// count reads an entity's counted mentions and distinct passages; ok is false when it has
-// more than max_mentions (too common to be evidence of anything).
-func (c *coRun) count(ctx context.Context, e string) (passages int, ok bool, err error) {
-	n, have := c.counts[e]
-	if !have {
-		m, p, err := store.CountPassages(ctx, c.run.Tx, e, c.x.settings.MaxMentions, countedSources...)
-		if err != nil {
-			return 0, false, err
-		}
-		n = [2]int{m, p}
-		c.counts[e] = n
-	}
-	return n[1], n[0] <= c.x.settings.MaxMentions, nil
+// coRun caches what one finish reads more than once.
+type coRun struct {
+	x     *CoOccurrence
+	f     *Finish
+	sizes map[string]any // document → chunks
+	names map[string]any // entity → name
 }
 
 func (c *coRun) docSize(ctx context.Context, doc string) (int, error) {
 	if n, ok := c.sizes[doc]; ok {
-		return n, nil
+		return n.(int), nil
 	}
-	n, err := store.ChunkCount(ctx, c.run.Tx, doc)
+	n, err := store.ChunkCount(ctx, c.f.Tx, doc)
 	c.sizes[doc] = n
 	return n, err
 }
 
 func (c *coRun) name(ctx context.Context, e string) (string, error) {
 	if n, ok := c.names[e]; ok {
-		return n, nil
+		return n.(string), nil
 	}
-	ent, err := store.GetEntity(ctx, c.run.Tx, e)
+	ent, err := store.GetEntity(ctx, c.f.Tx, e)
+	if errors.Is(err, store.ErrNotFound) {
+		c.names[e] = ""
+		return "", nil
+	}
 	if err != nil {
 		return "", err
 	}
@@ -171,95 +178,134 @@ func nested(a, b string) bool {
 	return strings.Contains(wa, wb) || strings.Contains(wb, wa)
 }
 
-// pairsOf computes every CO_OCCURS_WITH link of entity e. Cost: one join over e's mentioned
-// chunks, then one count per partner sharing at least min_chunks passages.
+// coScore is Dice to two decimals: a pair's score moves with every mention of either end, and
+// a link is rewritten only when what a person reads of it changes.
+func coScore(shared, a, b int) float64 {
+	return float64(int(200*float64(shared)/float64(a+b)+0.5)) / 100
+}
+
+// pairsOf computes every CO_OCCURS_WITH link of entity e from the counters: one read of its
+// pairs with their partners' counts, then, for a pair whose count changed since its link was
+// written, the passages it cites.
 func (c *coRun) pairsOf(ctx context.Context, e string) ([]store.DerivedLink, error) {
 	s := c.x.settings
-	mine, ok, err := c.count(ctx, e)
-	if err != nil || !ok || mine < s.MinChunks {
+	mine, err := store.MentionCount(ctx, c.f.Tx, e)
+	if err != nil || mine < s.MinChunks || mine > s.MaxMentions {
+		return nil, err // too rare to pair, or too common to be evidence of anything
+	}
+	pairs, err := store.CoPairs(ctx, c.f.Tx, e, s.MinChunks)
+	if err != nil || len(pairs) == 0 {
 		return nil, err
 	}
-	co, err := store.CoMentions(ctx, c.run.Tx, e, countedSources...)
+	existing, err := store.DerivedTouching(ctx, c.f.Tx, e, []string{TypeCoOccurs})
 	if err != nil {
 		return nil, err
 	}
-	// partner → passage → the chunks holding it where both are mentioned
-	shared := map[string]map[string][]chunkRef{}
-	for _, m := range co {
-		if shared[m.EntityID] == nil {
-			shared[m.EntityID] = map[string][]chunkRef{}
+	have := map[string]store.DerivedLink{}
+	for _, l := range existing {
+		if l.Enrichment == c.x.Name() {
+			have[l.ID] = l
 		}
-		shared[m.EntityID][m.Passage] = append(shared[m.EntityID][m.Passage], chunkRef{m.DocumentID, m.Ordinal})
 	}
-	var eName string
+	eName, err := c.name(ctx, e)
+	if err != nil {
+		return nil, err
+	}
 	var links []store.DerivedLink
-	for _, p := range sortedKeys(shared) {
-		count := len(shared[p])
-		if count < s.MinChunks {
+	for _, p := range pairs {
+		if p.Chunks > s.MaxMentions || p.Shared < s.MinChunks {
 			continue
 		}
-		theirs, ok, err := c.count(ctx, p)
+		score := coScore(p.Shared, mine, p.Chunks)
+		if score < s.MinDice {
+			continue
+		}
+		pName, err := c.name(ctx, p.Partner)
 		if err != nil {
 			return nil, err
 		}
-		dice := 2 * float64(count) / float64(mine+theirs)
-		if !ok || dice < s.MinDice {
+		if pName == "" || nested(eName, pName) {
 			continue
 		}
-		if eName == "" {
-			if eName, err = c.name(ctx, e); err != nil {
-				return nil, err
-			}
-		}
-		pName, err := c.name(ctx, p)
-		if err != nil {
-			return nil, err
-		}
-		if nested(eName, pName) {
-			continue
-		}
-		// Each shared passage is credited to its most specific holder (the document with the
-		// fewest chunks, then the smaller ID); every holder is evidence a change retracts.
-		var evs []coEv
-		docs, reps := map[string]bool{}, map[string]bool{}
-		for _, h := range sortedKeys(shared[p]) {
-			var best chunkRef
-			bestN := -1
-			for _, r := range shared[p][h] {
-				docs[r.doc] = true
-				n, err := c.docSize(ctx, r.doc)
-				if err != nil {
-					return nil, err
-				}
-				if bestN < 0 || n < bestN || (n == bestN && (r.doc < best.doc || (r.doc == best.doc && r.ord < best.ord))) {
-					best, bestN = r, n
-				}
-			}
-			reps[best.doc] = true
-			evs = append(evs, coEv{best, h})
-		}
-		if len(reps) < s.MinDocuments {
-			continue
-		}
-		evidence, err := c.evidence(ctx, evs, eName, pName)
-		if err != nil {
-			return nil, err
-		}
-		a, b := e, p
+		a, b := e, p.Partner
 		if b < a {
 			a, b = b, a
 		}
-		chunks := map[string]int{e: mine, p: theirs}
-		links = append(links, c.run.Link(TypeCoOccurs, a, b, dice, evidence, sortedKeys(docs), map[string]any{
-			"count": count, "documents": len(reps), "chunks": chunks,
-		}))
+		id := LinkID(c.x.Name(), TypeCoOccurs, a, b)
+		if old, ok := have[id]; ok && p.Unchanged && old.Version == c.f.Version() {
+			// The chunks naming both are those it was derived from: only the score (the ends'
+			// counts) may have moved.
+			old.Score, old.UpdatedAt = score, ""
+			old.EvidenceDocs, err = store.EvidenceDocsOf(ctx, c.f.Tx, id)
+			if err != nil {
+				return nil, err
+			}
+			links = append(links, old)
+			continue
+		}
+		link, ok, err := c.link(ctx, a, b, eName, pName, p.Shared, score)
+		if err != nil {
+			return nil, err
+		}
+		if err := store.SetCoPairLinked(ctx, c.f.Tx, a, b); err != nil {
+			return nil, err
+		}
+		if ok {
+			links = append(links, link)
+		}
 	}
 	return links, nil
 }
 
+// maxCoPassages bounds the shared chunks a pair's link reads to credit its passages and pick
+// its evidence (a pair past it has min_documents many times over).
+const maxCoPassages = 200
+
+// link builds the pair's link from the chunks naming both: each passage is credited to its
+// most specific holder (the document with the fewest chunks, then the smaller ID); a pair held
+// by fewer than min_documents documents is no link.
+func (c *coRun) link(ctx context.Context, a, b, aName, bName string, shared int, score float64) (store.DerivedLink, bool, error) {
+	co, err := store.SharedChunks(ctx, c.f.Tx, a, b, maxCoPassages, countedSources...)
+	if err != nil {
+		return store.DerivedLink{}, false, err
+	}
+	byPassage := map[string][]chunkRef{}
+	for _, m := range co {
+		byPassage[m.Passage] = append(byPassage[m.Passage], chunkRef{m.DocumentID, m.Ordinal})
+	}
+	var evs []coEv
+	reps := map[string]bool{}
+	for _, h := range sortedKeys(byPassage) {
+		var best chunkRef
+		bestN := -1
+		for _, r := range byPassage[h] {
+			n, err := c.docSize(ctx, r.doc)
+			if err != nil {
+				return store.DerivedLink{}, false, err
+			}
+			if bestN < 0 || n < bestN || (n == bestN && (r.doc < best.doc || (r.doc == best.doc && r.ord < best.ord))) {
+				best, bestN = r, n
+			}
+		}
+		reps[best.doc] = true
+		evs = append(evs, coEv{best, h})
+	}
+	if len(reps) < c.x.settings.MinDocuments {
+		return store.DerivedLink{}, false, nil
+	}
+	evidence, cited, err := c.evidence(ctx, evs, aName, bName)
+	if err != nil {
+		return store.DerivedLink{}, false, err
+	}
+	return c.f.Link(TypeCoOccurs, a, b, score, evidence, cited, map[string]any{
+		"count": shared, "documents": len(reps),
+	}), true, nil
+}
+
 // evidence picks up to max_evidence passages, one per document first (each document's
-// earliest), and resolves them to path, lines and a quote naming one of the pair.
-func (c *coRun) evidence(ctx context.Context, evs []coEv, aName, bName string) ([]Evidence, error) {
+// earliest), and resolves them to path, lines and a quote naming one of the pair; it returns
+// them with the documents they cite (what retracts the link when it changes).
+func (c *coRun) evidence(ctx context.Context, evs []coEv, aName, bName string) ([]Evidence, []string, error) {
 	sort.Slice(evs, func(i, j int) bool {
 		if evs[i].ref.doc != evs[j].ref.doc {
 			return evs[i].ref.doc < evs[j].ref.doc
@@ -283,8 +329,9 @@ func (c *coRun) evidence(ctx context.Context, evs []coEv, aName, bName string) (
 		}
 	}
 	out := make([]Evidence, 0, len(picked))
+	var cited []string
 	for _, v := range picked {
-		ch, err := store.ChunkAt(ctx, c.run.Tx, v.ref.doc, v.ref.ord)
+		ch, err := store.ChunkAt(ctx, c.f.Tx, v.ref.doc, v.ref.ord)
 		if errors.Is(err, store.ErrNotFound) {
 			// A mention of a chunk its document lost since (it was read again, or made a copy of an
 			// older file) until that document's own enrich job, queued with the change, records its
@@ -292,17 +339,18 @@ func (c *coRun) evidence(ctx context.Context, evs []coEv, aName, bName string) (
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		d, err := store.GetDocument(ctx, c.run.Tx, v.ref.doc)
+		d, err := store.GetDocument(ctx, c.f.Tx, v.ref.doc)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		q := quoteBoth(ch.Text, aName, bName)
 		out = append(out, Evidence{Kind: "chunk", ID: ch.ChunkID, DocumentID: v.ref.doc, Path: d.Path, Title: d.Title,
 			LineStart: ch.LineStart, LineEnd: ch.LineEnd, Page: ch.Page, Quote: q})
+		cited = append(cited, v.ref.doc)
 	}
-	return out, nil
+	return out, cited, nil
 }
 
 // quoteBoth quotes the chunk's first line naming both, else the first naming either.

@@ -109,38 +109,29 @@ type Evidence struct {
 	ObservationID string  `json:"observation_id,omitempty"`
 }
 
-// Run is one enrichment's run for one document, inside the job's write transaction.
-type Run struct {
+// writer is what a document's run and a group's finish share: the transaction and the
+// enrichment whose links they write, and the link ends they changed.
+type writer struct {
 	Tx    store.Q
-	Doc   store.Document // the document as it is now
-	Live  bool           // analysed, not removed, failed or waiting to be read again
-	Emits []Emission
 	Space string // the vector space that answers searches (its key); "" if none
 	Now   string
 	Log   *slog.Logger
-	// Shared is handed from one enrichment's run to the next ones' for the same job (nil-safe
-	// map, fresh per job): CoOccurrence reads there which entities TagConceptBridger's run
-	// touched, since the mention rows it replaced no longer say what they were before.
-	Shared map[string]any
 
 	name, version string
 	changed       int
-	// touched: the ends of every derived link written or deleted by the runs of this job so far
-	// (shared by them), so that a later enrichment revisits exactly the pairs that changed.
-	touched map[string]bool
+	// touch hears the ends of every derived link written or deleted, so that a later
+	// enrichment revisits exactly the pairs that changed.
+	touch func(l store.DerivedLink)
 }
-
-// Emitted reports whether the run's emissions include em.
-func (r *Run) Emitted(em Emission) bool { return slices.Contains(r.Emits, em) }
 
 // Link builds a derived link of this run's enrichment. Its ID is derived from the enrichment,
 // type and ends, so the same link derived twice is the same row; evidence is kept as given
 // (the enrichment orders it), evidenceDocs are the documents whose change retracts it.
-func (r *Run) Link(typ, source, target string, score float64, evidence []Evidence, evidenceDocs []string, metadata map[string]any) store.DerivedLink {
+func (w *writer) Link(typ, source, target string, score float64, evidence []Evidence, evidenceDocs []string, metadata map[string]any) store.DerivedLink {
 	l := store.DerivedLink{
-		ID:               LinkID(r.name, typ, source, target),
+		ID:               LinkID(w.name, typ, source, target),
 		RelationshipType: typ, SourceEntityID: source, TargetEntityID: target,
-		Enrichment: r.name, Version: r.version, Score: round(score),
+		Enrichment: w.name, Version: w.version, Score: round(score),
 		Evidence: ids.MustMarshal(orEmpty(evidence)), EvidenceDocs: evidenceDocs,
 	}
 	if len(metadata) > 0 {
@@ -154,29 +145,151 @@ func LinkID(enrichment, typ, source, target string) string {
 	return "rel_" + ids.Hash("derived", enrichment, typ, source, target)[:24]
 }
 
-// Replace makes the run's enrichment's links in scope exactly links (store.ReplaceDerived).
-func (r *Run) Replace(ctx context.Context, scope store.LinkScope, links []store.DerivedLink) error {
-	scope.Enrichment = r.name
+// Replace makes the enrichment's links in scope exactly links (store.ReplaceDerived).
+func (w *writer) Replace(ctx context.Context, scope store.LinkScope, links []store.DerivedLink) error {
+	scope.Enrichment = w.name
 	sort.Slice(links, func(i, j int) bool { return links[i].ID < links[j].ID })
-	n, err := store.ReplaceDerivedNoting(ctx, r.Tx, scope, links, r.Now, func(l store.DerivedLink) {
-		if r.touched != nil {
-			r.touched[l.SourceEntityID], r.touched[l.TargetEntityID] = true, true
+	n, err := store.ReplaceDerivedNoting(ctx, w.Tx, scope, links, w.Now, func(l store.DerivedLink) {
+		if w.touch != nil {
+			w.touch(l)
 		}
 	})
-	r.changed += n
+	w.changed += n
 	return err
+}
+
+// Name is the running enrichment's name; Version its version.
+func (w *writer) Name() string    { return w.name }
+func (w *writer) Version() string { return w.version }
+
+// Changed counts the rows the Replace calls wrote or deleted (0: nothing changed).
+func (w *writer) Changed() int { return w.changed }
+
+// Run is one enrichment's run for one document, inside a group's write transaction.
+type Run struct {
+	writer
+	Doc   store.Document // the document as it is now
+	Live  bool           // analysed, not removed, failed or waiting to be read again
+	Emits []Emission
+	// Shared is handed from one enrichment's run to the next ones' for the same job (nil-safe
+	// map, fresh per job).
+	Shared map[string]any
+
+	job   *jobState
+	group *Group
+}
+
+// Emitted reports whether the run's emissions include em.
+func (r *Run) Emitted(em Emission) bool { return slices.Contains(r.Emits, em) }
+
+// Defer leaves ids under key for the group's finishes, which do once, for every document of
+// the group, the work they share (the pairs around an entity many of them mention). Keys are
+// shared by the enrichments (DeferMentions: the entities whose mentions changed). What a job
+// deferred is dropped if its writes are rolled back.
+func (r *Run) Defer(key string, ids ...string) {
+	if r.job == nil {
+		return
+	}
+	addTo(r.job.deferred, key, ids)
+}
+
+func addTo(m map[string]map[string]bool, key string, ids []string) {
+	if m[key] == nil {
+		m[key] = map[string]bool{}
+	}
+	for _, id := range ids {
+		m[key][id] = true
+	}
+}
+
+// Cache is a map the group keeps for the enrichment under key, for what its runs read more
+// than once (nil-safe: a run outside a group gets a fresh one).
+func (r *Run) Cache(key string) map[string]any {
+	if r.group == nil {
+		return map[string]any{}
+	}
+	return r.group.cache(r.name + "\x00" + key)
 }
 
 // Touched lists, sorted, the entities at an end of a derived link that this job's runs wrote
 // or deleted before now (this run's own included): what changed around the document.
-func (r *Run) Touched() []string { return sortedKeys(r.touched) }
+func (r *Run) Touched() []string {
+	if r.job == nil {
+		return nil
+	}
+	return touchedOf(r.job.touched, nil)
+}
 
-// Name is the running enrichment's name; Version its version.
-func (r *Run) Name() string    { return r.name }
-func (r *Run) Version() string { return r.version }
+func touchLink(m map[string]map[string]bool, l store.DerivedLink) {
+	if m[l.RelationshipType] == nil {
+		m[l.RelationshipType] = map[string]bool{}
+	}
+	m[l.RelationshipType][l.SourceEntityID], m[l.RelationshipType][l.TargetEntityID] = true, true
+}
 
-// Changed counts the rows the run's Replace calls wrote or deleted (0: nothing changed).
-func (r *Run) Changed() int { return r.changed }
+// touchedOf lists, sorted, the ends of links of types (all types if none) in m.
+func touchedOf(m map[string]map[string]bool, types []string, more ...map[string]map[string]bool) []string {
+	set := map[string]bool{}
+	for _, mm := range append([]map[string]map[string]bool{m}, more...) {
+		for typ, ends := range mm {
+			if len(types) > 0 && !slices.Contains(types, typ) {
+				continue
+			}
+			for id := range ends {
+				set[id] = true
+			}
+		}
+	}
+	return sortedKeys(set)
+}
+
+// Finisher is an enrichment with work its group's documents share: Finish runs once per group,
+// after every document of the group was enriched, in registration order.
+type Finisher interface {
+	Finish(ctx context.Context, f *Finish) error
+}
+
+// Finish is one enrichment's shared work for a group.
+type Finish struct {
+	writer
+	group *Group
+}
+
+// Deferred lists, sorted, what the group's jobs (those not rolled back) and the finishes before
+// this one deferred under key.
+func (f *Finish) Deferred(key string) []string {
+	set := map[string]bool{}
+	for id := range f.group.deferred[key] {
+		set[id] = true
+	}
+	for _, j := range f.group.jobs {
+		if j.forgotten {
+			continue
+		}
+		for id := range j.deferred[key] {
+			set[id] = true
+		}
+	}
+	return sortedKeys(set)
+}
+
+// Defer leaves ids under key for the finishes after this one (Run.Defer).
+func (f *Finish) Defer(key string, ids ...string) { addTo(f.group.deferred, key, ids) }
+
+// Touched lists, sorted, the ends of the derived links of types (every type if none) written or
+// deleted so far by the group: its jobs' runs and the finishes before this one.
+func (f *Finish) Touched(types ...string) []string {
+	all := []map[string]map[string]bool{}
+	for _, j := range f.group.jobs {
+		if !j.forgotten {
+			all = append(all, j.touched)
+		}
+	}
+	return touchedOf(f.group.touched, types, all...)
+}
+
+// Cache is the group's map for the enrichment under key (Run.Cache).
+func (f *Finish) Cache(key string) map[string]any { return f.group.cache(f.name + "\x00" + key) }
 
 // round keeps scores to 4 decimals, so that a float computed in another order (another build
 // of the same store) stores the same value.
@@ -372,97 +485,178 @@ func emissions(d store.Document) (live bool, em []Emission) {
 
 // Group is one write transaction's enrich jobs: the documents are enriched one by one (Enrich),
 // then the work they share is done once for all of them (Finish), before the transaction
-// commits.
+// commits. A group of one is what `strata enrich run` and the tests use.
 type Group struct {
-	s   *Service
-	tx  store.Q
-	now string
+	s        *Service
+	tx       store.Q
+	now      string
+	space    *string
+	jobs     map[int64]*jobState
+	touched  map[string]map[string]bool // link ends the finishes changed, by link type
+	deferred map[string]map[string]bool // what the finishes deferred to later ones
+	caches   map[string]map[string]any
+	only     string // RunOne: this enrichment alone
+}
+
+// jobState is what one job contributed to its group.
+type jobState struct {
+	deferred  map[string]map[string]bool // key → ids
+	touched   map[string]map[string]bool // link type → ends
+	forgotten bool
 }
 
 // NewGroup starts a group of enrich jobs in tx.
-func (s *Service) NewGroup(tx store.Q, now string) *Group { return &Group{s: s, tx: tx, now: now} }
+func (s *Service) NewGroup(tx store.Q, now string) *Group {
+	return &Group{s: s, tx: tx, now: now, jobs: map[int64]*jobState{}, touched: map[string]map[string]bool{}, deferred: map[string]map[string]bool{},
+		caches: map[string]map[string]any{}}
+}
 
-// Enrich enriches the job's document (Service.Enrich) as part of the group.
-func (g *Group) Enrich(ctx context.Context, job store.Job) error {
-	return g.s.Enrich(ctx, g.tx, job, g.now)
+func (g *Group) cache(key string) map[string]any {
+	c := g.caches[key]
+	if c == nil {
+		c = map[string]any{}
+		g.caches[key] = c
+	}
+	return c
+}
+
+// spaceKey is the vector space of the group's runs, read once.
+func (g *Group) spaceKey(ctx context.Context) (string, error) {
+	if g.space != nil {
+		return *g.space, nil
+	}
+	space := ""
+	if g.s.SpaceOf != nil {
+		var err error
+		if space, err = g.s.SpaceOf(ctx, g.tx); err != nil {
+			return "", err
+		}
+	}
+	g.space = &space
+	return space, nil
 }
 
 // Forget drops what a job whose writes were rolled back contributed to the group's shared work.
-func (g *Group) Forget(job store.Job) {}
-
-// Finish does the group's shared work.
-func (g *Group) Finish(ctx context.Context) error { return nil }
+func (g *Group) Forget(job store.Job) {
+	if j := g.jobs[job.JobID]; j != nil {
+		j.forgotten = true
+	}
+}
 
 // Enrich runs every enabled enrichment that reacts to what happened to the job's document, in
 // registration order (later ones read what earlier ones derived), after retracting whatever
 // rested on the document if it is no longer live.
-func (s *Service) Enrich(ctx context.Context, tx store.Q, job store.Job, now string) error {
-	d, err := store.GetDocument(ctx, tx, job.DocumentID)
+func (g *Group) Enrich(ctx context.Context, job store.Job) error {
+	_, err := g.enrich(ctx, job)
+	return err
+}
+
+func (g *Group) enrich(ctx context.Context, job store.Job) (int, error) {
+	d, err := store.GetDocument(ctx, g.tx, job.DocumentID)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil // deleted outright: nothing of it is left to derive from
+		return 0, nil // deleted outright: nothing of it is left to derive from
 	}
 	if err != nil {
-		return err
+		return 0, err
 	}
 	live, em := emissions(d)
-	if !live {
-		if _, err := store.RetractEvidence(ctx, tx, d.DocumentID); err != nil {
-			return err
+	if !live && g.only == "" {
+		if _, err := store.RetractEvidence(ctx, g.tx, d.DocumentID); err != nil {
+			return 0, err
 		}
 	}
-	space := ""
-	if s.SpaceOf != nil {
-		if space, err = s.SpaceOf(ctx, tx); err != nil {
-			return err
-		}
+	space, err := g.spaceKey(ctx)
+	if err != nil {
+		return 0, err
 	}
+	js := &jobState{deferred: map[string]map[string]bool{}, touched: map[string]map[string]bool{}}
+	g.jobs[job.JobID] = js
 	shared := map[string]any{}
-	touched := map[string]bool{}
-	for _, r := range s.list {
-		if !r.enabled || (!live && !slices.Contains(r.e.ReactsTo(), DocumentRemoved)) {
+	changed := 0
+	for _, r := range g.s.list {
+		if g.only != "" {
+			if r.e.Name() != g.only {
+				continue
+			}
+		} else if !r.enabled || !reactsTo(r.e, live, em) {
 			continue
 		}
-		reacts := false
-		for _, x := range em {
-			reacts = reacts || slices.Contains(r.e.ReactsTo(), x)
-		}
-		if !reacts {
-			continue
-		}
-		run := &Run{Tx: tx, Doc: d, Live: live, Emits: em, Space: space, Now: now, Log: s.Log, Shared: shared, name: r.e.Name(), version: r.e.Version(), touched: touched}
+		run := &Run{writer: writer{Tx: g.tx, Space: space, Now: g.now, Log: g.s.Log, name: r.e.Name(), version: r.e.Version(),
+			touch: func(l store.DerivedLink) { touchLink(js.touched, l) }}, Doc: d, Live: live, Emits: em, Shared: shared, job: js, group: g}
 		if err := r.e.Enrich(ctx, run); err != nil {
-			return errs.Wrap(errs.Internal, err, "enrichment %s failed on %s", r.e.Name(), d.DocumentID).With("enrichment", r.e.Name())
+			return changed, errs.Wrap(errs.Internal, err, "enrichment %s failed on %s", r.e.Name(), d.DocumentID).With("enrichment", r.e.Name())
+		}
+		changed += run.changed
+	}
+	return changed, nil
+}
+
+// reactsTo reports whether e runs for a document in this state.
+func reactsTo(e Enrichment, live bool, em []Emission) bool {
+	if !live && !slices.Contains(e.ReactsTo(), DocumentRemoved) {
+		return false
+	}
+	for _, x := range em {
+		if slices.Contains(e.ReactsTo(), x) {
+			return true
 		}
 	}
-	return nil
+	return false
+}
+
+// Finish does the group's shared work: each enabled enrichment that has some (Finisher), in
+// registration order, once for all the group's documents.
+func (g *Group) Finish(ctx context.Context) error {
+	_, err := g.finish(ctx)
+	return err
+}
+
+func (g *Group) finish(ctx context.Context) (int, error) {
+	space, err := g.spaceKey(ctx)
+	if err != nil {
+		return 0, err
+	}
+	changed := 0
+	for _, r := range g.s.list {
+		fin, ok := r.e.(Finisher)
+		if !ok || (g.only == "" && !r.enabled) || (g.only != "" && r.e.Name() != g.only) {
+			continue
+		}
+		f := &Finish{writer: writer{Tx: g.tx, Space: space, Now: g.now, Log: g.s.Log, name: r.e.Name(), version: r.e.Version(),
+			touch: func(l store.DerivedLink) { touchLink(g.touched, l) }}, group: g}
+		if err := fin.Finish(ctx, f); err != nil {
+			return changed, errs.Wrap(errs.Internal, err, "enrichment %s failed on its group's shared work", r.e.Name()).With("enrichment", r.e.Name())
+		}
+		changed += f.changed
+	}
+	return changed, nil
+}
+
+// Enrich enriches one job's document in a group of its own, its shared work included (as a
+// transaction of the job handler with one job).
+func (s *Service) Enrich(ctx context.Context, tx store.Q, job store.Job, now string) error {
+	g := s.NewGroup(tx, now)
+	if err := g.Enrich(ctx, job); err != nil {
+		return err
+	}
+	return g.Finish(ctx)
 }
 
 // RunOne runs one enrichment (enabled or not is the caller's concern: `strata enrich run NAME`
-// runs it on demand) for one document, as Enrich would.
+// runs it on demand) for one document, its shared work included, as Enrich would; it returns
+// the derived rows it changed.
 func (s *Service) RunOne(ctx context.Context, tx store.Q, name, documentID, now string) (int, error) {
-	for _, r := range s.list {
-		if r.e.Name() != name {
-			continue
-		}
-		d, err := store.GetDocument(ctx, tx, documentID)
-		if err != nil {
-			return 0, err
-		}
-		live, em := emissions(d)
-		space := ""
-		if s.SpaceOf != nil {
-			if space, err = s.SpaceOf(ctx, tx); err != nil {
-				return 0, err
-			}
-		}
-		run := &Run{Tx: tx, Doc: d, Live: live, Emits: em, Space: space, Now: now, Log: s.Log, Shared: map[string]any{}, name: r.e.Name(), version: r.e.Version(),
-			touched: map[string]bool{}}
-		if err := r.e.Enrich(ctx, run); err != nil {
-			return 0, err
-		}
-		return run.changed, nil
+	if !s.Has(name) {
+		return 0, errs.New(errs.Validation, "no enrichment is called %q", name).With("field", "name")
 	}
-	return 0, errs.New(errs.Validation, "no enrichment is called %q", name).With("field", "name")
+	g := s.NewGroup(tx, now)
+	g.only = name
+	n, err := g.enrich(ctx, store.Job{DocumentID: documentID})
+	if err != nil {
+		return n, err
+	}
+	m, err := g.finish(ctx)
+	return n + m, err
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -1,85 +1,79 @@
 package enrich
 
 import (
-	"context"
-	"path/filepath"
+	"slices"
 	"testing"
-
-	"github.com/strata-app/strata/backend/spec"
-	"github.com/strata-app/strata/backend/store"
 )
 
-// linkWriter stands for an enrichment that runs before DiscoveryGap (EmbeddingSimilarity):
-// on every job it makes the SIMILAR_TO link between a and b exactly `score` (0: none),
-// whichever document the job is for — as a new document that pushes b out of a's top k does.
-type linkWriter struct {
-	a, b  string
-	score float64
+func nameKeys(texts ...string) []string {
+	var out []string
+	for _, n := range docNames(texts) {
+		out = append(out, n.shown)
+	}
+	return out
 }
 
-func (w *linkWriter) Name() string                   { return "LinkWriter" }
-func (w *linkWriter) Version() string                { return "1" }
-func (w *linkWriter) ReactsTo() []Emission           { return []Emission{DocumentAnalyzed} }
-func (w *linkWriter) Configure(map[string]any) error { return nil }
-func (w *linkWriter) Enrich(ctx context.Context, run *Run) error {
-	var links []store.DerivedLink
-	if w.score > 0 {
-		links = append(links, run.Link(TypeSimilar, w.a, w.b, w.score, []Evidence{{Kind: "vector", ID: "v"}}, nil, nil))
+// A document's names are the capitalised words a reader takes for names: not a sentence's first
+// word, not a word the text also writes in lower case, not a month or a weekday, not in a line
+// written in capitals, a title, or a quoted title.
+func TestDocNames(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{"We met Priya Raman at Kestrel Digital on Monday.", []string{"Digital", "Kestrel", "Priya", "Raman"}},
+		{"Budget was approved. The budget grows in March.", nil},                                   // sentence starts; lower case elsewhere; a month
+		{"Invoice INV-10482 from Dockside is due.", []string{"Dockside", "INV-10482"}},             // codes are names
+		{"THIS SOFTWARE IS PROVIDED BY THE AUTHORS AS IS AND ANY WARRANTIES", nil},                 // shouting
+		{"the software is provided WITHOUT WARRANTY OF MERCHANTABILITY by Acme", []string{"Acme"}}, // shouted words
+		{"Referring to Paths in the Module Tree", nil},                                             // a title
+		{"See the section “Comparing the Guess to the Secret Number” for details.", nil},           // a quoted title
+		{"# Lantern Kickoff\n\nnotes for the team", nil},                                           // a heading
+		{"- Priya Raman, Tomas Ferreira", []string{"Ferreira", "Raman", "Tomas"}},                  // a list of names: the first word starts the line
+		{"ok so Joost's bike is at Henk's", []string{"Henk", "Joost"}},                             // possessives
+		{"we use a DB and a UI here", nil},                                                         // under three letters
+	} {
+		got := nameKeys(c.text)
+		slices.Sort(got)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("docNames(%q) = %q, want %q", c.text, got, c.want)
+		}
 	}
-	return run.Replace(ctx, store.LinkScope{Types: []string{TypeSimilar}, Touching: []string{w.a, w.b}}, links)
 }
 
-// A link written or deleted in another document's job reaches DiscoveryGap through
-// Run.Touched: the suggestion about a and b follows their link although the job is c's.
-func TestDiscoveryGapFollowsTouchedLinks(t *testing.T) {
-	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "strata.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	const now = "2025-01-01T00:00:00.000000000Z"
-	err = db.WriteTx(ctx, func(tx *store.Tx) error {
-		for _, n := range []string{"a", "b", "c"} {
-			if err := store.UpsertEntities(ctx, tx, []store.Entity{{EntityID: "ent_" + n, EntityType: "document", CanonicalName: n, IdentityKey: "doc_" + n, CreatedAt: now}}); err != nil {
-				return err
-			}
-			if _, err := store.InsertDocument(ctx, tx, store.Document{DocumentID: "doc_" + n, EntityID: "ent_" + n, Kind: "file", Path: "/" + n,
-				ContentHash: n, Status: "analyzed", PhaseRegister: "done", PhaseAnalyze: "done", PhaseSemantic: "skipped", CreatedAt: now, UpdatedAt: now}); err != nil {
-				return err
+// A name two documents use only inside the same words (an address, a licence clause, however it
+// is wrapped) is not one each uses in its own words; a name used in other words is.
+func TestNameOwnUse(t *testing.T) {
+	a := docNames([]string{"Alpha is free software from the Free Software Foundation, 51 Franklin\nStreet, Fifth Floor, Boston, MA. Riku Salonen wrote Alpha for Acme."})
+	b := docNames([]string{"Beta is free software from the Free Software Foundation, 51\nFranklin Street, Fifth Floor, Boston, MA. We sold Beta to Acme last year."})
+	get := func(list []docName, key string) docName {
+		for _, n := range list {
+			if n.key == key {
+				return n
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("no name %q in %+v", key, list)
+		return docName{}
 	}
-	w := &linkWriter{a: "ent_a", b: "ent_b", score: 0.8}
-	svc, err := newService(&spec.Registry{Enrichments: map[string]*spec.EnrichmentSettings{}}, []Enrichment{w, &DiscoveryGap{}}, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	enrichDoc := func(doc string) {
-		t.Helper()
-		if err := db.WriteTx(ctx, func(tx *store.Tx) error { return svc.Enrich(ctx, tx, store.Job{DocumentID: doc}, now) }); err != nil {
-			t.Fatal(err)
+	for _, k := range []string{"franklin", "boston"} {
+		if ownUse(get(a, k).lines, get(b, k).lines) {
+			t.Errorf("%s: used only inside the shared clause, yet counted as own use", k)
 		}
 	}
-	open := func() int {
-		t.Helper()
-		_, n, err := store.ListSuggestions(ctx, db.Reader(), store.SuggestionOpen, 10, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n
+	if !ownUse(get(a, "acme").lines, get(b, "acme").lines) {
+		t.Error("acme: used in each document's own words, yet not counted")
 	}
-	enrichDoc("doc_c") // the link appears in c's job: a ~ b is suggested
-	if n := open(); n != 1 {
-		t.Fatalf("%d open suggestions after the link appeared, want 1", n)
+}
+
+// Prose words: minified code, a stub and numbers are not prose.
+func TestProseWords(t *testing.T) {
+	if n := proseWords([]string{"!function(e){var t={};function n(r){if(t[r])return t[r].exports;}"}); n > 2 {
+		t.Errorf("minified code: %d prose words", n)
 	}
-	w.score = 0
-	enrichDoc("doc_c") // and goes in c's job: the suggestion goes with it
-	if n := open(); n != 0 {
-		t.Fatalf("%d open suggestions after the link went, want 0", n)
+	if n := proseWords([]string{"moved file 12"}); n >= minProseWords {
+		t.Errorf("a stub: %d prose words", n)
+	}
+	if n := proseWords([]string{"Planted tomatoes and basil along the south fence, and next weekend we sow the carrots."}); n != 15 {
+		t.Errorf("a sentence: %d prose words, want 15", n)
 	}
 }

@@ -83,8 +83,8 @@ func simBenchRound(b *testing.B, db *store.DB, st *embed.Static, space string, c
 	changed := 0
 	enrich := func(d store.Document) {
 		err := db.WriteTx(ctx, func(tx *store.Tx) error {
-			run := &Run{Tx: tx, Doc: d, Live: true, Emits: []Emission{DocumentAnalyzed}, Space: space, Now: d.CreatedAt,
-				name: x.Name(), version: x.Version()}
+			run := &Run{writer: writer{Tx: tx, Space: space, Now: d.CreatedAt, name: x.Name(), version: x.Version()},
+				Doc: d, Live: true, Emits: []Emission{DocumentAnalyzed}}
 			if err := x.Enrich(ctx, run); err != nil {
 				return err
 			}
@@ -138,7 +138,7 @@ func simBenchStore(b *testing.B, docs int) (*store.DB, string) {
 		}
 		for i := range docs {
 			id := fmt.Sprintf("doc_%08d", i)
-			r := &simRun{x: x, run: &Run{Tx: tx, Space: space}}
+			r := &simRun{x: x, run: &Run{writer: writer{Tx: tx, Space: space}}}
 			v, set, err := r.docVector(ctx, id)
 			if err != nil {
 				return err

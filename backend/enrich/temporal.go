@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/strata-app/strata/backend/ids"
+	"github.com/strata-app/strata/backend/spec"
 	"github.com/strata-app/strata/backend/store"
 )
 
@@ -31,6 +33,19 @@ import (
 // so two stores built in different orders end with the same links.
 type TemporalProximity struct {
 	settings temporalSettings
+	// dated: the entity types whose spec declares a date field (an invoice, a meeting): the
+	// only targets of a document whose observation can give an item its day.
+	dated []string
+}
+
+func (x *TemporalProximity) useSpecs(reg *spec.Registry) {
+	x.dated = nil
+	for name, t := range reg.EntityTypes {
+		if _, ok := t.Fields["date"]; ok {
+			x.dated = append(x.dated, name)
+		}
+	}
+	sort.Strings(x.dated)
 }
 
 type temporalSettings struct {
@@ -96,8 +111,9 @@ func (x *TemporalProximity) Enrich(ctx context.Context, run *Run) error {
 	}
 	// Entities this document's items refer to, before and after: where the document may
 	// decide whether an entity counts (max_fanout), the other items referring to it change.
-	refs := map[string]bool{}
-	for _, list := range [][]store.DatedItem{old, items} {
+	refs := map[string]bool{}   // entities this document's items (old or new) refer to
+	oldRefs := map[string]int{} // entity → this document's old items referring to it (still stored)
+	for i, list := range [][]store.DatedItem{old, items} {
 		for _, it := range list {
 			targets, err := store.LinkedFrom(ctx, run.Tx, it.EntityID)
 			if err != nil {
@@ -105,6 +121,9 @@ func (x *TemporalProximity) Enrich(ctx context.Context, run *Run) error {
 			}
 			for _, t := range targets {
 				refs[t] = true
+				if i == 0 {
+					oldRefs[t]++
+				}
 			}
 		}
 	}
@@ -116,18 +135,19 @@ func (x *TemporalProximity) Enrich(ctx context.Context, run *Run) error {
 	for _, it := range items {
 		recompute[it.EntityID] = true
 	}
+	// One read counts the items referring to each (up to the fan-out that matters); only an
+	// entity whose side this document can change is read item by item.
+	counts, err := store.DatedFanout(ctx, run.Tx, sortedKeys(refs), x.settings.MaxFanout+mine+1)
+	if err != nil {
+		return err
+	}
 	for _, s := range sortedKeys(refs) {
-		linked, err := store.DatedLinkedTo(ctx, run.Tx, s, x.settings.MaxFanout+mine+1)
-		if err != nil {
-			return err
-		}
-		others := 0
-		for _, it := range linked {
-			if it.DocumentID != docID {
-				others++
-			}
-		}
+		others := counts[s] - oldRefs[s]
 		if others <= x.settings.MaxFanout && others+mine > x.settings.MaxFanout {
+			linked, err := store.DatedLinkedTo(ctx, run.Tx, s, x.settings.MaxFanout+mine+1)
+			if err != nil {
+				return err
+			}
 			for _, it := range linked {
 				if it.DocumentID != docID {
 					recompute[it.EntityID] = true
@@ -173,13 +193,19 @@ func (x *TemporalProximity) linksOf(ctx context.Context, run *Run, entity string
 		shared []string
 	}
 	cands := map[string]*cand{}
+	// One read counts the dated items referring to each target; only those few enough to be
+	// evidence are read item by item (a tag on every note is read no further).
+	fan, err := store.DatedFanout(ctx, run.Tx, targets, x.settings.MaxFanout+1)
+	if err != nil {
+		return nil, err
+	}
 	for _, s := range targets {
+		if fan[s] > x.settings.MaxFanout || fan[s] < 2 {
+			continue // too common to say anything about a pair, or no other item
+		}
 		linked, err := store.DatedLinkedTo(ctx, run.Tx, s, x.settings.MaxFanout+1)
 		if err != nil {
 			return nil, err
-		}
-		if len(linked) > x.settings.MaxFanout {
-			continue // too common to say anything about a pair
 		}
 		for _, it := range linked {
 			if it.DocumentID == self.DocumentID {
@@ -204,12 +230,32 @@ func (x *TemporalProximity) linksOf(ctx context.Context, run *Run, entity string
 			c.shared = append(c.shared, s)
 		}
 	}
+	if len(cands) == 0 {
+		return nil, nil
+	}
+	existing, err := store.DerivedTouching(ctx, run.Tx, entity, []string{TypeNearInTime})
+	if err != nil {
+		return nil, err
+	}
+	have := map[string]store.DerivedLink{}
+	for _, l := range existing {
+		if l.Enrichment == x.Name() && l.Version == x.Version() {
+			have[l.ID] = l
+		}
+	}
 	var out []store.DerivedLink
 	for _, id := range sortedKeys(cands) {
 		c := cands[id]
 		a, b := self, c.item
 		if b.Day < a.Day || (b.Day == a.Day && b.EntityID < a.EntityID) {
 			a, b = b, a // earlier → later, ties by ID: the same link from either end
+		}
+		// A link derived before from the same items, days and shared entities is that link:
+		// its evidence is not resolved again.
+		if l, ok := have[LinkID(x.Name(), TypeNearInTime, a.EntityID, b.EntityID)]; ok && sameNear(l, a, b, c.gap, c.shared) {
+			l.EvidenceDocs = []string{a.DocumentID, b.DocumentID}
+			out = append(out, l)
+			continue
 		}
 		ev, names, err := x.evidence(ctx, run, a, b, c.shared)
 		if err != nil {
@@ -218,9 +264,28 @@ func (x *TemporalProximity) linksOf(ctx context.Context, run *Run, entity string
 		// 1 at the same day, falling linearly; window+1 keeps a link at the window's edge above 0.
 		score := 1 - float64(c.gap)/float64(x.settings.WindowDays+1)
 		out = append(out, run.Link(TypeNearInTime, a.EntityID, b.EntityID, score, ev, []string{a.DocumentID, b.DocumentID},
-			map[string]any{"gap_days": c.gap, "day_a": a.Day, "day_b": b.Day, "shared": names}))
+			map[string]any{"gap_days": c.gap, "day_a": a.Day, "day_b": b.Day, "shared": names, "shared_ids": sortedCopy(c.shared)}))
 	}
 	return out, nil
+}
+
+// sameNear reports whether a stored NEAR_IN_TIME link was derived from the same days, gap and
+// shared entities.
+func sameNear(l store.DerivedLink, a, b store.DatedItem, gap int, shared []string) bool {
+	var m struct {
+		Gap       int      `json:"gap_days"`
+		DayA      string   `json:"day_a"`
+		DayB      string   `json:"day_b"`
+		SharedIDs []string `json:"shared_ids"`
+	}
+	return json.Unmarshal(l.Metadata, &m) == nil && m.Gap == gap && m.DayA == a.Day && m.DayB == b.Day &&
+		slices.Equal(m.SharedIDs, sortedCopy(shared))
+}
+
+func sortedCopy(s []string) []string {
+	out := slices.Clone(s)
+	sort.Strings(out)
+	return out
 }
 
 // maxSharedEvidence bounds the shared entities a link cites passage by passage (all are named
@@ -318,7 +383,10 @@ func (x *TemporalProximity) datedItems(ctx context.Context, run *Run) ([]store.D
 	}
 	// Entities the semantic phase (or a content submission) read from this document with a
 	// date field: a meeting, an invoice. The document REFERS_TO them.
-	targets, err := store.LinkedFrom(ctx, run.Tx, d.EntityID)
+	if len(x.dated) == 0 {
+		return out, nil
+	}
+	targets, err := store.LinkedFromOfTypes(ctx, run.Tx, d.EntityID, x.dated)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // DatedItem is the day a document or an entity read from it is about (migration 0008's
@@ -186,4 +187,66 @@ func ChunkMentioning(ctx context.Context, q Q, documentID, want string, line int
 		return "", "", 0, 0, fmt.Errorf("read chunk mentioning %q in %s: %w", want, documentID, err)
 	}
 	return id, text, lineStart, lineEnd, nil
+}
+
+// DatedFanout counts, for each of entities, the dated items that refer to it by an asserted
+// relationship and by a derived REFERS_TO (an item referring both ways counts twice), up to
+// limit each way: one statement for the lot.
+func DatedFanout(ctx context.Context, q Q, entities []string, limit int) (map[string]int, error) {
+	out := map[string]int{}
+	err := inBatches(entities, func(part []string) error {
+		var sb strings.Builder
+		args := []any{}
+		for i, e := range part {
+			if i > 0 {
+				sb.WriteString(" UNION ALL ")
+			}
+			// Each side is a join the LIMIT stops early: an IN over a UNION would gather every
+			// item referring to a tag on every note before counting.
+			sb.WriteString(`SELECT ?, (SELECT count(*) FROM (SELECT 1 FROM relationships r JOIN dated_items d ON d.entity_id = r.source_entity_id
+					WHERE r.target_entity_id = ? LIMIT ?))
+				+ (SELECT count(*) FROM (SELECT 1 FROM derived_links l JOIN dated_items d ON d.entity_id = l.source_entity_id
+					WHERE l.target_entity_id = ? AND l.relationship_type = 'REFERS_TO' LIMIT ?))`)
+			args = append(args, e, e, limit, e, limit)
+		}
+		rows, err := q.QueryContext(ctx, sb.String(), args...)
+		if err != nil {
+			return fmt.Errorf("count dated items: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var e string
+			var n int
+			if err := rows.Scan(&e, &n); err != nil {
+				return fmt.Errorf("count dated items: %w", err)
+			}
+			out[e] = n
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// LinkedFromOfTypes is LinkedFrom restricted to targets of the given entity types.
+func LinkedFromOfTypes(ctx context.Context, q Q, entity string, types []string) ([]string, error) {
+	args := []any{entity, entity}
+	for _, t := range types {
+		args = append(args, t)
+	}
+	rows, err := q.QueryContext(ctx, `SELECT l.t FROM (SELECT target_entity_id AS t FROM relationships WHERE source_entity_id = ?
+		UNION SELECT target_entity_id FROM derived_links WHERE source_entity_id = ? AND relationship_type = 'REFERS_TO') l
+		JOIN entities e ON e.entity_id = l.t WHERE e.entity_type IN (`+qmarks(len(types))+`) ORDER BY 1`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read links of %s: %w", entity, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("scan link: %w", err)
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
 }

@@ -107,7 +107,7 @@ func ReplaceDerivedNoting(ctx context.Context, q Q, scope LinkScope, links []Der
 	}
 	w, args := scope.where()
 	return replaceScoped(ctx, q, scoped[DerivedLink]{
-		what: "derived links", query: `SELECT ` + derivedCols + ` FROM derived_links WHERE ` + w, args: args, scan: scanDerived,
+		what: "derived links", idCol: "link_id", query: `SELECT ` + derivedCols + ` FROM derived_links WHERE ` + w, args: args, scan: scanDerived,
 		id:   func(l DerivedLink) string { return l.ID },
 		docs: func(l DerivedLink) []string { return l.EvidenceDocs },
 		same: func(prev, l DerivedLink) bool {
@@ -115,13 +115,10 @@ func ReplaceDerivedNoting(ctx context.Context, q Q, scope LinkScope, links []Der
 				bytes.Equal(prev.Evidence, l.Evidence) && bytes.Equal(prev.Metadata, l.Metadata)
 		},
 		write: func(l, prev DerivedLink, had bool) (bool, error) {
+			// A link in another run's scope before keeps its birth: the upsert leaves created_at.
 			created := now
 			if had {
 				created = prev.CreatedAt
-			} else if existing, err := GetDerived(ctx, q, l.ID); err == nil {
-				created = existing.CreatedAt // in another run's scope before; same link, same birth
-			} else if !errors.Is(err, ErrNotFound) {
-				return false, err
 			}
 			if _, err := q.ExecContext(ctx, `INSERT INTO derived_links(`+derivedCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?)
 				ON CONFLICT(link_id) DO UPDATE SET relationship_type = excluded.relationship_type, version = excluded.version,
@@ -190,33 +187,20 @@ func dedupSorted(in []string) []string {
 	return out[:j]
 }
 
-func sameEvidenceDocs(ctx context.Context, q Q, item string, docs []string) (bool, error) {
-	have, err := evidenceDocs(ctx, q, item)
-	if err != nil {
-		return false, err
-	}
-	want := dedupSorted(docs)
-	if len(have) != len(want) {
-		return false, nil
-	}
-	for i := range have {
-		if have[i] != want[i] {
-			return false, nil
-		}
-	}
-	return true, nil
-}
-
 func setEvidenceDocs(ctx context.Context, q Q, item string, docs []string) error {
 	if _, err := q.ExecContext(ctx, `DELETE FROM derived_evidence WHERE item_id = ?`, item); err != nil {
 		return fmt.Errorf("replace derived evidence: %w", err)
 	}
-	for _, d := range dedupSorted(docs) {
-		if _, err := q.ExecContext(ctx, `INSERT INTO derived_evidence(document_id, item_id) VALUES (?,?)`, d, item); err != nil {
+	return inBatches(dedupSorted(docs), func(part []string) error {
+		args := make([]any, 0, 2*len(part))
+		for _, d := range part {
+			args = append(args, d, item)
+		}
+		if _, err := q.ExecContext(ctx, `INSERT INTO derived_evidence(document_id, item_id) VALUES `+placeholders(len(part), 2), args...); err != nil {
 			return fmt.Errorf("write derived evidence: %w", err)
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // GetDerived reads one derived link by ID.

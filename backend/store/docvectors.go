@@ -165,7 +165,8 @@ func ChunkTextsOf(ctx context.Context, q Q, documentID string) ([]string, error)
 }
 
 // MinDerivedScores is, for each entity of ids with a derived link of enrichment and type, the
-// lowest score among those links.
+// lowest score among those links. The unary + keeps SQLite on the source and target indexes
+// (the ids' few links), off the enrichment index, which holds every link of the enrichment.
 func MinDerivedScores(ctx context.Context, q Q, enrichment, typ string, ids []string) (map[string]float64, error) {
 	out := map[string]float64{}
 	err := inBatches(ids, func(part []string) error {
@@ -178,9 +179,9 @@ func MinDerivedScores(ctx context.Context, q Q, enrichment, typ string, ids []st
 			args = append(args, id)
 		}
 		rows, err := q.QueryContext(ctx, `SELECT e, min(score) FROM (
-				SELECT source_entity_id AS e, score FROM derived_links WHERE enrichment = ? AND relationship_type = ? AND source_entity_id IN (`+qmarks(len(part))+`)
+				SELECT source_entity_id AS e, score FROM derived_links WHERE +enrichment = ? AND relationship_type = ? AND source_entity_id IN (`+qmarks(len(part))+`)
 				UNION ALL
-				SELECT target_entity_id, score FROM derived_links WHERE enrichment = ? AND relationship_type = ? AND target_entity_id IN (`+qmarks(len(part))+`))
+				SELECT target_entity_id, score FROM derived_links WHERE +enrichment = ? AND relationship_type = ? AND target_entity_id IN (`+qmarks(len(part))+`))
 			GROUP BY e`, args...)
 		if err != nil {
 			return fmt.Errorf("read derived link scores: %w", err)

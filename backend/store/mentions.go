@@ -257,3 +257,76 @@ func CountPassages(ctx context.Context, q Q, entityID string, limit int, sources
 	}
 	return mentions, passages, nil
 }
+
+// MentionCount is an entity's counted mentions (migration 0018's mention_counts: chunks whose
+// text names it); 0 if none.
+func MentionCount(ctx context.Context, q Q, entityID string) (int, error) {
+	var n int
+	err := q.QueryRowContext(ctx, `SELECT chunks FROM mention_counts WHERE entity_id = ?`, entityID).Scan(&n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("read mention count: %w", err)
+	}
+	return n, nil
+}
+
+// CoPair is one partner of an entity in cooccur_pairs (migration 0018): the chunks naming both,
+// and the partner's own counted mentions.
+type CoPair struct {
+	Partner string
+	Shared  int
+	Chunks  int
+	// Unchanged: the set of chunks naming both is the one the pair's link was last derived
+	// from (SetCoPairLinked).
+	Unchanged bool
+}
+
+// CoPairs reads the partners of entityID that share at least min chunks with it, by partner ID
+// (two index range scans of cooccur_pairs, each partner's count by its key).
+func CoPairs(ctx context.Context, q Q, entityID string, min int) ([]CoPair, error) {
+	rows, err := q.QueryContext(ctx, `SELECT p.b, p.chunks, coalesce(c.chunks, 0), p.linked_sig IS p.sig FROM cooccur_pairs p
+			LEFT JOIN mention_counts c ON c.entity_id = p.b WHERE p.a = ? AND p.chunks >= ?
+		UNION ALL SELECT p.a, p.chunks, coalesce(c.chunks, 0), p.linked_sig IS p.sig FROM cooccur_pairs p
+			LEFT JOIN mention_counts c ON c.entity_id = p.a WHERE p.b = ? AND p.chunks >= ?
+		ORDER BY 1`, entityID, min, entityID, min)
+	if err != nil {
+		return nil, fmt.Errorf("read co-occurring pairs: %w", err)
+	}
+	defer rows.Close()
+	var out []CoPair
+	for rows.Next() {
+		var p CoPair
+		if err := rows.Scan(&p.Partner, &p.Shared, &p.Chunks, &p.Unchanged); err != nil {
+			return nil, fmt.Errorf("scan co-occurring pair: %w", err)
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// SharedChunks reads up to limit chunks where both a and b are mentioned by one of sources, as
+// a's mention rows (document, ordinal, passage), by document and ordinal.
+func SharedChunks(ctx context.Context, q Q, a, b string, limit int, sources ...string) ([]Mention, error) {
+	args := []any{b, a}
+	for range 2 {
+		for _, s := range sources {
+			args = append(args, s)
+		}
+	}
+	args = append(args, limit)
+	return scanMentions(ctx, q, `SELECT x.entity_id, x.document_id, x.ordinal, x.source, x.passage FROM entity_mentions x
+		JOIN entity_mentions y ON y.entity_id = ? AND y.document_id = x.document_id AND y.ordinal = x.ordinal
+		WHERE x.entity_id = ? AND x.ordinal >= 0 AND y.source IN (`+qmarks(len(sources))+`) AND x.source IN (`+qmarks(len(sources))+`)
+		ORDER BY x.document_id, x.ordinal LIMIT ?`, args...)
+}
+
+// SetCoPairLinked records that the link of the pair a, b (a < b) was derived from the chunks
+// naming both now.
+func SetCoPairLinked(ctx context.Context, q Q, a, b string) error {
+	if _, err := q.ExecContext(ctx, `UPDATE cooccur_pairs SET linked_sig = sig WHERE a = ? AND b = ?`, a, b); err != nil {
+		return fmt.Errorf("mark co-occurring pair: %w", err)
+	}
+	return nil
+}

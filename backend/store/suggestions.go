@@ -67,7 +67,7 @@ func ReplaceSuggestions(ctx context.Context, q Q, enrichment string, touching []
 		}
 	}
 	return replaceScoped(ctx, q, scoped[Suggestion]{
-		what: "suggestions", args: args, scan: scanSuggestion,
+		what: "suggestions", idCol: "suggestion_id", args: args, scan: scanSuggestion,
 		query: `SELECT ` + suggestionCols + ` FROM suggestions WHERE +enrichment = ? AND +state = 'open'
 			AND (source_entity_id IN (` + ph + `) OR target_entity_id IN (` + ph + `))`,
 		id:   func(s Suggestion) string { return s.ID },
@@ -109,6 +109,36 @@ func ReplaceSuggestions(ctx context.Context, q Q, enrichment string, touching []
 			return nil
 		},
 	}, list)
+}
+
+// OpenSuggestionsTouching reads the open suggestions of enrichment with an end in touching, by
+// ID.
+func OpenSuggestionsTouching(ctx context.Context, q Q, enrichment string, touching []string) (map[string]Suggestion, error) {
+	out := map[string]Suggestion{}
+	err := inBatches(touching, func(part []string) error {
+		ph := qmarks(len(part))
+		args := []any{enrichment}
+		for range 2 {
+			for _, id := range part {
+				args = append(args, id)
+			}
+		}
+		rows, err := q.QueryContext(ctx, `SELECT `+suggestionCols+` FROM suggestions WHERE +enrichment = ? AND +state = 'open'
+			AND (source_entity_id IN (`+ph+`) OR target_entity_id IN (`+ph+`))`, args...)
+		if err != nil {
+			return fmt.Errorf("read suggestions: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			sg, err := scanSuggestion(rows)
+			if err != nil {
+				return fmt.Errorf("scan suggestion: %w", err)
+			}
+			out[sg.ID] = sg
+		}
+		return rows.Err()
+	})
+	return out, err
 }
 
 // GetSuggestion reads one suggestion.
