@@ -361,9 +361,9 @@ func statusCmd(g *globals) *cobra.Command {
 					if en := s.Enrichments; en != nil {
 						fmt.Fprintf(w, "enrichments    %s\n", enrichLine(en))
 					}
-					fmt.Fprintf(w, "watched        %d folder(s)\n", len(s.WatchRoots))
-					for _, r := range s.WatchRoots {
-						fmt.Fprintf(w, "               %s\n", r)
+					fmt.Fprintf(w, "watched        %d folder(s)\n", len(s.WatchFolders))
+					for _, f := range s.WatchFolders {
+						fmt.Fprintf(w, "               %s%s\n", f.Path, skippedAssets(f.SkippedAssets))
 					}
 					fmt.Fprintf(w, "capabilities   %s\n", strings.Join(s.Capabilities, ", "))
 					label := "input kinds"
@@ -468,4 +468,12 @@ func enrichLine(s *engine.EnrichStatus) string {
 		line += fmt.Sprintf(", %d failed", s.Failed)
 	}
 	return line
+}
+
+// skippedAssets is a watched folder's note on the asset files it skips ("" for none).
+func skippedAssets(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("  (skipped (assets): %d: fonts, images, media, archives, minified code; a .strataignore \"!\" pattern brings a kind back)", n)
 }

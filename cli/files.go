@@ -260,14 +260,18 @@ func watchCmd(g *globals) *cobra.Command {
 		Args:  exactArgs(0, "no arguments"),
 		RunE: func(c *cobra.Command, _ []string) error {
 			return g.run(c, func(ctx context.Context, e *engine.Engine) (any, error) {
-				roots, err := e.WatchRoots(ctx)
-				return map[string]any{"roots": roots}, err
-			}, func(w io.Writer, v any) {
-				roots := v.(map[string]any)["roots"].([]string)
-				for _, r := range roots {
-					fmt.Fprintln(w, r)
+				folders, err := e.WatchFolders(ctx)
+				roots := make([]string, len(folders))
+				for i, f := range folders {
+					roots[i] = f.Path
 				}
-				if len(roots) == 0 {
+				return map[string]any{"roots": roots, "folders": folders}, err
+			}, func(w io.Writer, v any) {
+				folders := v.(map[string]any)["folders"].([]engine.WatchFolder)
+				for _, f := range folders {
+					fmt.Fprintln(w, f.Path+skippedAssets(f.SkippedAssets))
+				}
+				if len(folders) == 0 {
 					fmt.Fprintln(w, "No watched folders. Add one with `strata watch add DIR`.")
 				}
 			})

@@ -113,6 +113,7 @@ func (e *Engine) addPaths(ctx context.Context, who Caller, paths []string, origi
 		})
 		ignored.Files += n.Files
 		ignored.Folders += n.Folders
+		ignored.Assets += n.Assets
 		var skip *watch.SkipError
 		switch {
 		case errors.As(err, &skip):

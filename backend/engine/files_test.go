@@ -510,3 +510,48 @@ func TestEmbeddingStatusSaysWhetherAnythingWasConfigured(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchedSiteSkipsAssetsQuietly: a watched copy of a generated website keeps its pages and
+// skips its fonts, images, minified scripts and search index quietly: none becomes a failed
+// document, the import says how many it skipped, and the folder's status keeps the count. A
+// failed asset an older Strata stored is cleared by the next reconcile.
+func TestWatchedSiteSkipsAssetsQuietly(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "index.html"), "<html><body><h1>Docs</h1><p>Install the tool with the package manager, then run it once to create the configuration file in your home folder.</p></body></html>")
+	for _, name := range []string{"fonts/inter.woff2", "img/logo.png", "searchindex-8a1f.js", "js/app.js.map"} {
+		write(t, filepath.Join(dir, name), "\x00\x01binary-ish")
+	}
+	write(t, filepath.Join(dir, "js", "app.min.js"), `!function(e){var t={};function n(r){if(t[r])return t[r].exports}}([]);`)
+	e := open(t)
+	imp, err := e.AddWatchRoot(ctx, local, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if imp.Summary.Ignored.Assets != 5 || !strings.Contains(imp.Summary.Text(), "skipped (assets): 5") {
+		t.Fatalf("import: %+v %q", imp.Summary.Ignored, imp.Summary.Text())
+	}
+	st, err := e.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.WatchFolders) != 1 || st.WatchFolders[0].SkippedAssets != 5 {
+		t.Fatalf("watch folders: %+v", st.WatchFolders)
+	}
+	if n := st.Counts.Documents["failed"]; n != 0 {
+		t.Fatalf("%d failed documents", n)
+	}
+	// An older Strata read the minified script (it was no asset then): the reconcile takes it
+	// out of the folder's documents.
+	res, err := e.IngestPaths(ctx, local, []string{filepath.Join(dir, "js", "app.min.js")})
+	if err != nil || len(res) != 1 || res[0].Result == nil {
+		t.Fatalf("ingest the script by hand: %+v %v", res, err)
+	}
+	settle(t, e, res[0].Result.DocumentID)
+	if _, removed, err := e.Reconcile(ctx, local, dir); err != nil || removed != 1 {
+		t.Fatalf("reconcile removed %d, %v", removed, err)
+	}
+	if d, err := e.GetDocumentRow(ctx, res[0].Result.DocumentID); err != nil || d.Status != "removed" {
+		t.Fatalf("the script after the reconcile: %+v %v", d.Status, err)
+	}
+}

@@ -52,7 +52,9 @@ type ImportSummary struct {
 	Failed   int            `json:"failed"`
 	FailedBy map[string]int `json:"failed_by"`
 	// Ignored: left out on purpose by the ignore rules (.git, node_modules, hidden and
-	// temporary files, .strataignore): files, and folders whose contents were not looked at.
+	// temporary files, .strataignore): files, and folders whose contents were not looked at;
+	// Ignored.Assets apart: fonts, images, media, archives, minified code, source maps and
+	// search indexes, skipped quietly (not failures).
 	Ignored watch.Ignored `json:"ignored"`
 	// Pending: new or changed files still being analysed (each becomes added, changed or
 	// failed). Finished: none is.
@@ -100,6 +102,9 @@ func (s ImportSummary) Text() string {
 	}
 	if len(ign) > 0 {
 		line += "; " + strings.Join(ign, " and ") + " ignored"
+	}
+	if s.Ignored.Assets > 0 {
+		line += "; skipped (assets): " + thousands(s.Ignored.Assets)
 	}
 	return line
 }

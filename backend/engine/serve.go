@@ -54,6 +54,11 @@ func (e *Engine) AddWatchRoot(ctx context.Context, who Caller, dir string) (*Imp
 	imp, err := e.importPaths(ctx, who, []string{abs}, map[string]any{"source": who.Via()})
 	stop()
 	<-renewed
+	if err == nil {
+		if rerr := e.recordSkippedAssets(context.WithoutCancel(ctx), abs, imp.Summary.Ignored.Assets); rerr != nil {
+			e.log.Warn("record the watched folder's skipped assets", "root", abs, "err", rerr)
+		}
+	}
 	// Cleared even when ctx ended: otherwise the folder waits out the lease before Serve
 	// reconciles it.
 	cctx := context.WithoutCancel(ctx)
@@ -189,7 +194,8 @@ func (e *Engine) reconcile(ctx context.Context, root string) (registered, remove
 	}
 	seen := map[string]bool{}
 	var changed []string
-	err = watch.Walk(ctx, root, e.Ignorer(), func(path string, info fs.FileInfo) error {
+	ig := e.Ignorer()
+	ignored, err := watch.WalkCounting(ctx, root, ig, func(path string, info fs.FileInfo) error {
 		seen[key(path)] = true
 		if d, ok := byPath[key(path)]; ok && unchanged(d, info) {
 			return nil
@@ -199,6 +205,9 @@ func (e *Engine) reconcile(ctx context.Context, root string) (registered, remove
 	})
 	var skip *watch.SkipError
 	if err != nil && !errors.As(err, &skip) {
+		return 0, 0, err
+	}
+	if err := e.recordSkippedAssets(ctx, root, ignored.Assets); err != nil {
 		return 0, 0, err
 	}
 	if len(changed) > 0 {
@@ -216,16 +225,51 @@ func (e *Engine) reconcile(ctx context.Context, root string) (registered, remove
 		reg.end()
 	}
 	for _, d := range known {
-		if !seen[key(d.Path)] {
-			if _, err := os.Stat(d.Path); errors.Is(err, fs.ErrNotExist) {
-				if _, err := e.ingest.RemoveFile(ctx, d.Path); err == nil {
-					removed++
-				}
+		if seen[key(d.Path)] {
+			continue
+		}
+		_, err := os.Stat(d.Path)
+		// Gone, or an asset an older Strata read (a minified script, a search index, a font it
+		// failed on): a watched folder's documents are its files that are not skipped.
+		gone := errors.Is(err, fs.ErrNotExist)
+		staleAsset := err == nil && ig.IgnoredAsset(d.Path)
+		if gone || staleAsset {
+			if _, err := e.ingest.RemoveFile(ctx, d.Path); err == nil {
+				removed++
 			}
 		}
 	}
 	e.runner.Wake()
 	return registered, removed, nil
+}
+
+// recordSkippedAssets keeps how many asset files a full look at the watched folder root
+// skipped, for its status (a write only when the count changed).
+func (e *Engine) recordSkippedAssets(ctx context.Context, root string, n int) error {
+	folders, err := store.WatchFolders(ctx, e.db.Reader())
+	if err != nil {
+		return queryErr(err, "watched folders")
+	}
+	for _, f := range folders {
+		if f.Path == root && f.SkippedAssets != n {
+			if err := e.db.WriteTx(ctx, func(tx *store.Tx) error { return store.SetSkippedAssets(ctx, tx, root, n) }); err != nil {
+				return e.writeErr(err, "could not record the watched folder's skipped assets")
+			}
+		}
+	}
+	return nil
+}
+
+// WatchFolder is a watched folder with how many asset files its last full look skipped.
+type WatchFolder = store.WatchFolder
+
+// WatchFolders lists the watched folders with what each skipped as assets.
+func (e *Engine) WatchFolders(ctx context.Context) ([]WatchFolder, error) {
+	folders, err := store.WatchFolders(ctx, e.db.Reader())
+	if err != nil {
+		return nil, queryErr(err, "watched folders")
+	}
+	return folders, nil
 }
 
 // unchanged reports whether a file needs no registration: its document has the file's size

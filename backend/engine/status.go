@@ -21,6 +21,9 @@ type Status struct {
 	EntityTypes   []string           `json:"entity_types"`
 	Jobs          map[string]int     `json:"jobs"`        // by state
 	WatchRoots    []string           `json:"watch_roots"` // watched folders
+	// WatchFolders are the watched folders with how many asset files (fonts, images, media,
+	// archives, minified code, source maps, search indexes) each skipped: not failures.
+	WatchFolders []store.WatchFolder `json:"watch_folders"`
 	Watching      []watch.RootStatus `json:"watching,omitempty"`
 	Embeddings    *EmbeddingStatus   `json:"embeddings"`
 	// Storage says whether the data folder's disk takes writes: "full" (jobs pause until space
@@ -60,7 +63,11 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 			jobs[s] += n
 		}
 	}
-	roots, err := store.WatchRoots(ctx, e.db.Reader())
+	folders, err := store.WatchFolders(ctx, e.db.Reader())
+	roots := make([]string, len(folders))
+	for i, f := range folders {
+		roots[i] = f.Path
+	}
 	if err != nil {
 		return nil, queryErr(err, "watched folders")
 	}
@@ -77,5 +84,5 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 		return nil, queryErr(err, "the recent imports")
 	}
 	return &Status{Progress: e.progress.report(e.now(), byPhase), Imports: imports, Enrichments: enr, Embeddings: emb, Version: Version, DataDir: e.cfg.DataDir, Database: e.db.Path(), SchemaVersion: v, Counts: c,
-		Capabilities: e.specs.CapabilityIDs(), InputKinds: e.InputKinds(), EntityTypes: types, Jobs: jobs, WatchRoots: roots, Watching: e.WatchStatus(), Storage: e.StorageStatus()}, nil
+		Capabilities: e.specs.CapabilityIDs(), InputKinds: e.InputKinds(), EntityTypes: types, Jobs: jobs, WatchRoots: roots, WatchFolders: folders, Watching: e.WatchStatus(), Storage: e.StorageStatus()}, nil
 }

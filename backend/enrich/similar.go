@@ -613,6 +613,12 @@ func (r *simRun) docVector(ctx context.Context, doc string) ([]float32, []uint64
 	if len(cvs) == 0 || len(cvs) != len(texts) {
 		return nil, nil, nil
 	}
+	// A file that says next to nothing in words (minified code, a search index, a source map,
+	// "moved file 12") is similar to nothing: its vector is its markup's, or too short to mean
+	// anything, and thousands of such files all "look related" to each other.
+	if proseWords(texts) < minProseWords {
+		return nil, nil, nil
+	}
 	vs := make([][]float32, len(cvs))
 	for i, c := range cvs {
 		vs[i] = c.Vector

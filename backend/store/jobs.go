@@ -324,3 +324,35 @@ func ScanningRoots(ctx context.Context, q Q, now string) (map[string]bool, error
 	}
 	return out, rows.Err()
 }
+
+// WatchFolder is a watched folder with what its last full look skipped as assets.
+type WatchFolder struct {
+	Path          string `json:"path"`
+	SkippedAssets int    `json:"skipped_assets"`
+}
+
+// WatchFolders lists the watched folders in path order.
+func WatchFolders(ctx context.Context, q Q) ([]WatchFolder, error) {
+	rows, err := q.QueryContext(ctx, `SELECT path, skipped_assets FROM watch_roots ORDER BY path`)
+	if err != nil {
+		return nil, fmt.Errorf("list watch roots: %w", err)
+	}
+	defer rows.Close()
+	out := []WatchFolder{}
+	for rows.Next() {
+		var f WatchFolder
+		if err := rows.Scan(&f.Path, &f.SkippedAssets); err != nil {
+			return nil, fmt.Errorf("list watch roots: %w", err)
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// SetSkippedAssets records how many asset files a full look at the watched folder path skipped.
+func SetSkippedAssets(ctx context.Context, q Q, path string, n int) error {
+	if _, err := q.ExecContext(ctx, `UPDATE watch_roots SET skipped_assets = ? WHERE path = ? AND skipped_assets IS NOT ?`, n, path, n); err != nil {
+		return fmt.Errorf("record skipped assets: %w", err)
+	}
+	return nil
+}

@@ -187,6 +187,49 @@ func loadRuleFile(dir string) *ruleFile {
 // builtinIgnored holds the rules every root gets. They match names, not paths, so they work at
 // any depth.
 func builtinIgnored(name string, isDir bool) bool {
+	return builtinTemp(name, isDir) || !isDir && Asset(name)
+}
+
+// Asset reports whether a file name is an asset of a site or an app rather than a document:
+// a font, an image, audio, video, an archive, minified JavaScript or CSS, a source map, or a
+// search index a site generator wrote. A watched copy of a generated website is mostly these:
+// they are not read (none holds text to search, and each used to become a "failed" document
+// or a suggestion pairing two search indexes); a folder's status says how many it skipped, and
+// a .strataignore pattern with "!" brings a kind back.
+func Asset(name string) bool {
+	lower := strings.ToLower(name)
+	switch filepath.Ext(lower) {
+	case ".woff", ".woff2", ".ttf", ".otf", ".eot", // fonts
+		".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".ico", ".tif", ".tiff", ".heic", ".heif", ".avif", ".svg", ".psd", // images
+		".mp3", ".wav", ".ogg", ".oga", ".flac", ".m4a", ".aac", ".opus", ".wma", // audio
+		".mp4", ".m4v", ".mov", ".avi", ".mkv", ".webm", ".wmv", ".flv", // video
+		".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar", ".zst", ".lz", ".lzma", ".jar", ".whl", ".deb", ".rpm", ".dmg", ".iso", // archives
+		".map": // source maps
+		return true
+	}
+	for _, suf := range []string{".min.js", ".min.css", ".min.mjs", ".bundle.js", ".chunk.js"} {
+		if strings.HasSuffix(lower, suf) {
+			return true
+		}
+	}
+	base := strings.TrimSuffix(lower, filepath.Ext(lower))
+	for _, pre := range []string{"searchindex", "search-index", "search_index", "lunr-index", "elasticlunr", "pagefind"} {
+		if strings.HasPrefix(base, pre) {
+			return true
+		}
+	}
+	return false
+}
+
+// IgnoredAsset reports whether a file Ignored leaves out is an asset (see Asset) that no
+// .strataignore brings back: what an import and a watched folder count apart from the files
+// left out by other rules.
+func (ig *Ignorer) IgnoredAsset(p string) bool {
+	return Asset(filepath.Base(p)) && ig.Ignored(p, false)
+}
+
+// builtinTemp is the rules for hidden, temporary and dependency files and folders.
+func builtinTemp(name string, isDir bool) bool {
 	if strings.HasPrefix(name, ".") {
 		// Hidden files and folders: .git, .DS_Store, vim's .x.swp, emacs' .#x locks,
 		// LibreOffice's .~lock.x#, gedit's .goutputstream-*, atomic-save temps like .x.tmp123.

@@ -255,3 +255,35 @@ func TestStrataignoreCase(t *testing.T) {
 		}
 	}
 }
+
+// Assets of a site or an app (fonts, images, media, archives, minified code, source maps,
+// search indexes) are skipped by default and counted apart from the other ignored files; a
+// "!" pattern in a .strataignore brings a kind back.
+func TestAssetsAreSkippedAndCounted(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"note.md", "site/logo.png", "site/fonts/inter.woff2", "site/app.min.js", "site/searchindex-3f2a.js",
+		"site/app.js.map", "site/photos.zip", "site/intro.mp4", "site/page.html", "site/.cache"} {
+		write(t, filepath.Join(dir, name), "x")
+	}
+	var seen []string
+	n, err := WalkCounting(context.Background(), dir, NewIgnorer(), func(p string, _ fs.FileInfo) error {
+		rel, _ := filepath.Rel(dir, p)
+		seen = append(seen, filepath.ToSlash(rel))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"note.md", "site/page.html"}; !slices.Equal(seen, want) || n.Assets != 7 || n.Files != 1 {
+		t.Fatalf("walked %v, ignored %+v; want %v, 7 assets and 1 other file (.cache)", seen, n, want)
+	}
+	write(t, filepath.Join(dir, IgnoreFileName), "!*.png\n")
+	seen = nil
+	n, err = WalkCounting(context.Background(), dir, NewIgnorer(), func(p string, _ fs.FileInfo) error {
+		seen = append(seen, filepath.Base(p))
+		return nil
+	})
+	if err != nil || !slices.Contains(seen, "logo.png") || n.Assets != 6 {
+		t.Fatalf("with !*.png: walked %v, ignored %+v, %v", seen, n, err)
+	}
+}

@@ -53,20 +53,28 @@ func Walk(ctx context.Context, root string, ig *Ignorer, fn func(path string, in
 }
 
 // Ignored is what a walk left out by the ignore rules: files, and folders (whose contents are
-// not looked at, so not counted).
+// not looked at, so not counted); Assets are the files among them left out as assets (fonts,
+// images, media, archives, minified code, source maps, search indexes: Asset).
 type Ignored struct {
 	Files   int `json:"files"`
 	Folders int `json:"folders"`
+	Assets  int `json:"assets"`
 }
 
 // WalkCounting is Walk that also counts what the ignore rules left out, so an import can say
 // how many files it skipped on purpose.
 func WalkCounting(ctx context.Context, root string, ig *Ignorer, fn func(path string, info fs.FileInfo) error) (Ignored, error) {
 	var n Ignored
-	err := walkWith(ctx, root, ig, fn, func(_ string, dir bool) {
-		if dir {
+	if ig == nil {
+		ig = NewIgnorer()
+	}
+	err := walkWith(ctx, root, ig, fn, func(p string, dir bool) {
+		switch {
+		case dir:
 			n.Folders++
-		} else {
+		case ig.IgnoredAsset(p):
+			n.Assets++
+		default:
 			n.Files++
 		}
 	})

@@ -173,3 +173,7 @@ CREATE INDEX gap_candidates_b ON gap_candidates(b);
 -- (ingest.ObserveDerived, for every concept of every document linked) scanned the whole table,
 -- a cost that grew with the store.
 CREATE INDEX observations_id ON observations(observation_id);
+
+-- How many asset files (fonts, images, media, archives, minified code, source maps, search
+-- indexes) a watched folder's last full look skipped: shown per folder, not as failures.
+ALTER TABLE watch_roots ADD COLUMN skipped_assets INTEGER NOT NULL DEFAULT 0;

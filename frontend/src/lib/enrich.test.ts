@@ -175,6 +175,7 @@ describe('suggestions', () => {
   it('words the score by why the pair was raised, and who decided', () => {
     expect(suggestionMeasure('similar', 0.656)).toBe('similarity 0.66');
     expect(suggestionMeasure('co_occurs', 0.4)).toBe('co-occurrence 0.40');
+    expect(suggestionMeasure('related', 0.7708)).toBe('evidence 0.77');
     expect(suggestionMeasure('unknown', 0.4)).toBe('score 0.40');
     expect(suggestionMeasure('similar', undefined)).toBe('');
     expect(decidedBy('app')).toBe('in the Strata app');

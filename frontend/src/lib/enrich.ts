@@ -328,6 +328,7 @@ export function enrichCounts(s: { enrichments?: EnrichStatus | null } | null | u
 /** A suggestion's score in words, by why it was raised ("similarity 0.66"). */
 export function suggestionMeasure(kind: string, score: number | undefined): string {
   if (score === undefined || !Number.isFinite(score)) return '';
+  if (kind === 'related') return `evidence ${score.toFixed(2)}`;
   if (kind === 'similar' || kind === 'similarity') return `similarity ${score.toFixed(2)}`;
   if (kind === 'co_occurs' || kind === 'cooccurs' || kind === 'co_occurrence') return `co-occurrence ${score.toFixed(2)}`;
   return `score ${score.toFixed(2)}`;

@@ -12,6 +12,9 @@ import type { Status } from './types';
 
 const seenKey = 'strata.failures.seen';
 
+/** How long the failures notice stays after its last news. */
+const noticeMs = 9000;
+
 function readSeen(): number {
   try {
     return Number(localStorage.getItem(seenKey) ?? '0') || 0;
@@ -48,13 +51,30 @@ class Failures {
     if (fresh.length === 0) return;
     for (const d of fresh) activity.announced.add(d.document_id);
     const names = fresh.map((d) => (d.path ? baseName(d.path) : d.title));
-    toasts.push({
-      kind: 'error',
-      title: noticeTitle(names, fresh.length),
-      body: noticeBody(names, fresh.length) || undefined,
-      link: { href: href.library({ status: 'failed' }), label: 'Show failed documents' },
-    });
+    // Failures that keep arriving (one import's files, read a batch at a time) are one notice,
+    // counted up while it is shown, not a stack of them.
+    if (this.toast !== null && toasts.shown(this.toast)) {
+      this.names = [...names, ...this.names];
+      this.told += fresh.length;
+      toasts.update(this.toast, { title: noticeTitle(this.names, this.told), body: noticeBody(this.names, this.told) || undefined }, noticeMs);
+      return;
+    }
+    this.names = names;
+    this.told = fresh.length;
+    this.toast = toasts.push(
+      {
+        kind: 'error',
+        title: noticeTitle(names, fresh.length),
+        body: noticeBody(names, fresh.length) || undefined,
+        link: { href: href.library({ status: 'failed' }), label: 'Show failed documents' },
+      },
+      noticeMs,
+    );
   }
+
+  private toast: number | null = null;
+  private names: string[] = [];
+  private told = 0;
 
   /** The person looked at the failures (the library filtered to them). */
   markSeen(n = this.count) {

@@ -99,7 +99,7 @@ export function identical(s: Pick<ImportSummary, 'unchanged' | 'moved' | 'duplic
 }
 
 type Counts = Omit<ImportSummary, 'id' | 'folder' | 'finished' | 'line' | 'started_at' | 'finished_at' | 'failed_by' | 'ignored'> & {
-  ignored?: { files: number; folders: number };
+  ignored?: { files: number; folders: number; assets?: number };
 };
 
 /**
@@ -122,6 +122,7 @@ export function importText(s: Partial<Counts>): string {
   if (s.ignored?.files) ign.push(plural(s.ignored.files, 'file'));
   if (s.ignored?.folders) ign.push(plural(s.ignored.folders, 'folder'));
   if (ign.length) line += '; ' + ign.join(' and ') + ' ignored';
+  if (s.ignored?.assets) line += '; skipped (assets): ' + thousands(s.ignored.assets);
   return line;
 }
 
@@ -137,7 +138,7 @@ export function emptySummary(): ImportSummary {
     duplicates: 0,
     failed: 0,
     failed_by: {},
-    ignored: { files: 0, folders: 0 },
+    ignored: { files: 0, folders: 0, assets: 0 },
     pending: 0,
     finished: true,
     line: '',
@@ -154,6 +155,7 @@ export function addSummaries(list: ImportSummary[]): ImportSummary {
     for (const [code, v] of Object.entries(s.failed_by ?? {})) out.failed_by[code] = (out.failed_by[code] ?? 0) + v;
     out.ignored.files += s.ignored?.files ?? 0;
     out.ignored.folders += s.ignored?.folders ?? 0;
+    out.ignored.assets += s.ignored?.assets ?? 0;
     out.finished &&= s.finished;
     if (s.folder) folders.add(s.folder);
   }

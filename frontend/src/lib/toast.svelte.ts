@@ -16,12 +16,24 @@ let next = 1;
 
 class Toasts {
   list = $state<Toast[]>([]);
+  private timers = new Map<number, ReturnType<typeof setTimeout>>();
 
   push(t: Omit<Toast, 'id'>, ms = t.kind === 'error' ? 9000 : 4500): number {
     const id = next++;
     this.list = [...this.list.slice(-4), { ...t, id }];
-    if (ms > 0) setTimeout(() => this.dismiss(id), ms);
+    this.arm(id, ms);
     return id;
+  }
+
+  private arm(id: number, ms: number) {
+    clearTimeout(this.timers.get(id));
+    this.timers.delete(id);
+    if (ms > 0) this.timers.set(id, setTimeout(() => this.dismiss(id), ms));
+  }
+
+  /** Whether a toast is still shown. */
+  shown(id: number): boolean {
+    return this.list.some((t) => t.id === id);
   }
 
   info(title: string, body?: string) {
@@ -38,12 +50,17 @@ class Toasts {
     return this.push({ kind: 'error', title: title ?? err.message, body: title ? err.message : undefined, hint: err.hint });
   }
 
-  /** Changes a toast still shown (a count that moved on); one already gone stays gone. */
-  update(id: number, patch: Partial<Omit<Toast, 'id'>>) {
-    if (this.list.some((t) => t.id === id)) this.list = this.list.map((t) => (t.id === id ? { ...t, ...patch } : t));
+  /** Changes a toast still shown (a count that moved on); one already gone stays gone. With
+   * ms, the toast is shown that long again from now (news added to it). */
+  update(id: number, patch: Partial<Omit<Toast, 'id'>>, ms?: number) {
+    if (!this.shown(id)) return;
+    this.list = this.list.map((t) => (t.id === id ? { ...t, ...patch } : t));
+    if (ms !== undefined) this.arm(id, ms);
   }
 
   dismiss(id: number) {
+    clearTimeout(this.timers.get(id));
+    this.timers.delete(id);
     this.list = this.list.filter((t) => t.id !== id);
   }
 

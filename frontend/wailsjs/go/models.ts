@@ -463,6 +463,7 @@ export namespace engine {
 	    entity_types: string[];
 	    jobs: Record<string, number>;
 	    watch_roots: string[];
+	    watch_folders: store.WatchFolder[];
 	    watching?: watch.RootStatus[];
 	    embeddings?: EmbeddingStatus;
 	    storage: storage.Status;
@@ -807,6 +808,10 @@ export namespace store {
 	    created_at: string;
 	    updated_at: string;
 	}
+	export interface WatchFolder {
+	    path: string;
+	    skipped_assets: number;
+	}
 
 }
 
@@ -815,6 +820,7 @@ export namespace watch {
 	export interface Ignored {
 	    files: number;
 	    folders: number;
+	    assets: number;
 	}
 	export interface RootStatus {
 	    Root: string;
