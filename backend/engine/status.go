@@ -11,21 +11,21 @@ import (
 // Status is `strata status --json`: what the store holds and how it is set up. Later issues add
 // the embedder block, jobs and watch roots here.
 type Status struct {
-	Version       string             `json:"version"`
-	DataDir       string             `json:"data_dir"`
-	Database      string             `json:"database"`
-	SchemaVersion int                `json:"schema_version"`
-	Counts        store.Counts       `json:"counts"`
-	Capabilities  []string           `json:"capabilities"`
-	InputKinds    []InputKind        `json:"input_kinds"` // every shape ingest accepts (seed 000 discovery)
-	EntityTypes   []string           `json:"entity_types"`
-	Jobs          map[string]int     `json:"jobs"`        // by state
-	WatchRoots    []string           `json:"watch_roots"` // watched folders
+	Version       string         `json:"version"`
+	DataDir       string         `json:"data_dir"`
+	Database      string         `json:"database"`
+	SchemaVersion int            `json:"schema_version"`
+	Counts        store.Counts   `json:"counts"`
+	Capabilities  []string       `json:"capabilities"`
+	InputKinds    []InputKind    `json:"input_kinds"` // every shape ingest accepts (seed 000 discovery)
+	EntityTypes   []string       `json:"entity_types"`
+	Jobs          map[string]int `json:"jobs"`        // by state
+	WatchRoots    []string       `json:"watch_roots"` // watched folders
 	// WatchFolders are the watched folders with how many asset files (fonts, images, media,
 	// archives, minified code, source maps, search indexes) each skipped: not failures.
 	WatchFolders []store.WatchFolder `json:"watch_folders"`
-	Watching      []watch.RootStatus `json:"watching,omitempty"`
-	Embeddings    *EmbeddingStatus   `json:"embeddings"`
+	Watching     []watch.RootStatus  `json:"watching,omitempty"`
+	Embeddings   *EmbeddingStatus    `json:"embeddings"`
 	// Storage says whether the data folder's disk takes writes: "full" (jobs pause until space
 	// returns), "failing" (an I/O error) or "ok", with the free space and the error.
 	Storage StorageStatus `json:"storage"`
