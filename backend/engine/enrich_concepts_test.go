@@ -366,3 +366,35 @@ func TestConceptsDeterministicIdempotentRetracting(t *testing.T) {
 	sameRows(t, "derived rows after remove and change", derivedRows(t, fresh), derivedRows(t, a))
 	sameRows(t, "mention rows after remove and change", mentionRows(t, fresh), mentionRows(t, a))
 }
+
+// TestHostileDocumentLinkedWithinBounds: a file of 20,000 sections, each a heading its prose
+// names, is read whole and linked by its beginning, within bounds: at most max_heading_concepts
+// concepts, mentions only in the first MaxDocChunks chunks, and its enrich job done (not
+// stopped on its budget). Before the bounds, such a file wrote one concept observation per
+// heading (300,000 for the hostile corpus's file) and held the queue for minutes.
+func TestHostileDocumentLinkedWithinBounds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads a file of 20,000 sections")
+	}
+	var b strings.Builder
+	b.WriteString("---\ntags: [ledger]\n---\n")
+	for i := range 20000 {
+		fmt.Fprintf(&b, "## Topic%05d\n\nThis section is about topic%05d, as the ledger says.\n\n", i, i)
+	}
+	e := open(t)
+	p := write(t, filepath.Join(t.TempDir(), "hostile.md"), b.String())
+	id := ingestEnriched(t, e, p)[0]
+	var state string
+	var chunks, maxOrd, concepts int
+	r := e.DB().Reader()
+	ctx := context.Background()
+	if err := r.QueryRowContext(ctx, `SELECT state FROM jobs WHERE document_id = ? AND phase = 'enrich'`, id).Scan(&state); err != nil {
+		t.Fatal(err)
+	}
+	r.QueryRowContext(ctx, `SELECT count(*) FROM chunks WHERE document_id = ?`, id).Scan(&chunks)
+	r.QueryRowContext(ctx, `SELECT coalesce(max(ordinal), -1) FROM entity_mentions WHERE document_id = ?`, id).Scan(&maxOrd)
+	r.QueryRowContext(ctx, `SELECT count(*) FROM derived_links WHERE relationship_type = 'REFERS_TO'`).Scan(&concepts)
+	if state != "done" || chunks < 10000 || maxOrd >= 2000 || concepts == 0 || concepts > 13 { // 12 from headings, the declared tag
+		t.Fatalf("enrich job %s, %d chunks, mentions up to chunk %d, %d concepts", state, chunks, maxOrd, concepts)
+	}
+}

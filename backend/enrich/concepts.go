@@ -50,11 +50,10 @@ type conceptSettings struct {
 	SeriesMinDocuments int     `json:"series_min_documents"`
 	SeriesMinShared    int     `json:"series_min_shared"`
 	StructureShare     float64 `json:"structure_share"`
-	// Bounds per document: concepts from headings, declared ones, the chunks whose text and
-	// headings are read for mentions (the first ones), heading terms counted for the series.
+	// Bounds per document: concepts from headings, declared ones, heading terms counted for the
+	// series (and MaxDocChunks, the chunks linking reads).
 	MaxHeadingConcepts  int `json:"max_heading_concepts"`
 	MaxDeclared         int `json:"max_declared"`
-	MaxMentionChunks    int `json:"max_mention_chunks"`
 	MaxHeadingTermsSeen int `json:"max_heading_terms"`
 }
 
@@ -105,7 +104,7 @@ func (x *TagConceptBridger) Configure(params map[string]any) error {
 	x.settings = conceptSettings{TagScore: 1, HeadingScore: 0.6, Headings: true, TextMentions: true, MaxWords: 3, MaxEvidence: 3,
 		Generic: defaultGeneric, PluralExceptions: defaultPluralExceptions,
 		MinProseMentions: 1, SeriesMinDocuments: 4, SeriesMinShared: 3, StructureShare: 0.4,
-		MaxHeadingConcepts: 12, MaxDeclared: 32, MaxMentionChunks: 2000, MaxHeadingTermsSeen: 64}
+		MaxHeadingConcepts: 12, MaxDeclared: 32, MaxHeadingTermsSeen: 64}
 	if err := DecodeParams(params, &x.settings); err != nil {
 		return err
 	}
@@ -129,8 +128,8 @@ func (x *TagConceptBridger) Configure(params map[string]any) error {
 		return &ParamError{Param: "structure_share", Problem: "must be in (0, 1]"}
 	case s.MaxHeadingConcepts < 0 || s.MaxDeclared < 0:
 		return &ParamError{Param: "max_heading_concepts", Problem: "max_heading_concepts and max_declared must not be negative"}
-	case s.MaxMentionChunks < 1 || s.MaxHeadingTermsSeen < 1:
-		return &ParamError{Param: "max_mention_chunks", Problem: "max_mention_chunks and max_heading_terms must be at least 1"}
+	case s.MaxHeadingTermsSeen < 1:
+		return &ParamError{Param: "max_heading_terms", Problem: "must be at least 1"}
 	}
 	x.names = newConceptNames(s)
 	return nil
@@ -356,14 +355,14 @@ func (x *TagConceptBridger) findInOthers(ctx context.Context, f *Finish, id, key
 			}
 		}
 	}
-	// A document's own run reads its first max_mention_chunks chunks for mentions; so does
+	// A document's own run reads its first MaxDocChunks chunks for mentions; so does
 	// this, or the store would depend on which came first.
 	var rows []store.Mention
 	for _, c := range cands {
 		if err := ctx.Err(); err != nil {
 			return 0, err
 		}
-		if c.Ordinal >= x.settings.MaxMentionChunks {
+		if c.Ordinal >= MaxDocChunks {
 			continue
 		}
 		ch, err := store.ChunkAt(ctx, f.Tx, c.DocumentID, c.Ordinal)
@@ -482,15 +481,12 @@ func chunkAt(chunks []store.Chunk, off int) (store.Chunk, bool) {
 func (x *TagConceptBridger) derive(ctx context.Context, run *Run, v *vocab) ([]store.DerivedLink, []store.Mention, seriesTerms, error) {
 	d := run.Doc
 	var series seriesTerms
-	chunks, err := store.ChunksOf(ctx, run.Tx, d.DocumentID)
+	chunks, err := store.FirstChunksOf(ctx, run.Tx, d.DocumentID, MaxDocChunks)
 	if err != nil {
 		return nil, nil, series, err
 	}
 	// What each chunk's prose names (heading lines left out): a heading term's topicality, and
 	// the text mentions of known concepts.
-	if len(chunks) > x.settings.MaxMentionChunks {
-		chunks = chunks[:x.settings.MaxMentionChunks] // by ordinal: the first ones
-	}
 	if run.Shared != nil {
 		run.Shared[sharedChunks] = chunks // DiscoveryGap reads the same
 	}

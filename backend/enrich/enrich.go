@@ -32,6 +32,12 @@ import (
 	"github.com/strata-app/strata/backend/store"
 )
 
+// MaxDocChunks bounds what linking reads of one document: its first 2,000 chunks (about 2 MB of
+// text; the whole Rust book on one page has 1,403). A hostile file — 300,000 headings — is
+// searchable whole and linked by its beginning, within its budget, instead of stalling the
+// queue (a vector per chunk alone is 300 MB to read).
+const MaxDocChunks = 2000
+
 // Emission is a kind of change an enrichment reacts to.
 type Emission string
 

@@ -132,7 +132,7 @@ func (x *DiscoveryGap) Enrich(ctx context.Context, run *Run) error {
 		chunks, ok := run.Shared[sharedChunks].([]store.Chunk)
 		if !ok {
 			var err error
-			if chunks, err = store.ChunksOf(ctx, run.Tx, d.DocumentID); err != nil {
+			if chunks, err = store.FirstChunksOf(ctx, run.Tx, d.DocumentID, MaxDocChunks); err != nil {
 				return err
 			}
 		}

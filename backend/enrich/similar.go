@@ -602,11 +602,11 @@ func (r *simRun) loadDocs(ctx context.Context, ids []string) error {
 // of its chunks has no vector there yet (a mean over part of a document would be another
 // document's vector).
 func (r *simRun) docVector(ctx context.Context, doc string) ([]float32, []uint64, error) {
-	cvs, err := store.ChunkVectorsOf(ctx, r.run.Tx, doc, r.run.Space, false)
+	cvs, err := store.ChunkVectorsOf(ctx, r.run.Tx, doc, r.run.Space, false, MaxDocChunks)
 	if err != nil {
 		return nil, nil, err
 	}
-	texts, err := store.ChunkTextsOf(ctx, r.run.Tx, doc)
+	texts, err := store.ChunkTextsOf(ctx, r.run.Tx, doc, MaxDocChunks)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -705,7 +705,7 @@ func (r *simRun) shingleSet(ctx context.Context, doc string, e simEntry) ([]uint
 	if s, ok := r.x.shingles.get(doc, e.seq); ok {
 		return s, nil
 	}
-	texts, err := store.ChunkTextsOf(ctx, r.run.Tx, doc)
+	texts, err := store.ChunkTextsOf(ctx, r.run.Tx, doc, MaxDocChunks)
 	if err != nil {
 		return nil, err
 	}
@@ -813,7 +813,7 @@ func (r *simRun) chunks(ctx context.Context, doc string) ([]store.ChunkVector, e
 			return c.chunks, nil
 		}
 	}
-	cs, err := store.ChunkVectorsOf(ctx, r.run.Tx, doc, r.run.Space, true)
+	cs, err := store.ChunkVectorsOf(ctx, r.run.Tx, doc, r.run.Space, true, MaxDocChunks)
 	if err != nil {
 		return nil, err
 	}

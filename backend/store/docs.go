@@ -109,7 +109,12 @@ func InsertChunks(ctx context.Context, q Q, chunks []Chunk) error {
 
 // ChunksOf returns a document's chunks in order.
 func ChunksOf(ctx context.Context, q Q, documentID string) ([]Chunk, error) {
-	out, err := scanChunks(ctx, q, `SELECT `+chunkCols+` FROM chunks WHERE document_id = ? ORDER BY ordinal`, documentID)
+	return FirstChunksOf(ctx, q, documentID, 0)
+}
+
+// FirstChunksOf reads a document's first limit chunks by ordinal (0: all).
+func FirstChunksOf(ctx context.Context, q Q, documentID string, limit int) ([]Chunk, error) {
+	out, err := scanChunks(ctx, q, `SELECT `+chunkCols+` FROM chunks WHERE document_id = ? ORDER BY ordinal LIMIT ?`, documentID, noLimit(limit))
 	if err != nil {
 		return nil, fmt.Errorf("read chunks: %w", err)
 	}

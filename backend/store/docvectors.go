@@ -119,16 +119,25 @@ type ChunkVector struct {
 	Vector    []float32
 }
 
-// ChunkVectorsOf reads a document's chunks that have a vector in space, in order; withText
+// noLimit is SQLite's LIMIT for limit: -1 (none) when limit is 0 or less.
+func noLimit(limit int) int {
+	if limit <= 0 {
+		return -1
+	}
+	return limit
+}
+
+// ChunkVectorsOf reads a document's chunks that have a vector in space, in order, at most limit
+// (0: all); withText
 // false leaves Text empty (the mean vector needs no text).
-func ChunkVectorsOf(ctx context.Context, q Q, documentID, space string, withText bool) ([]ChunkVector, error) {
+func ChunkVectorsOf(ctx context.Context, q Q, documentID, space string, withText bool, limit int) ([]ChunkVector, error) {
 	text := `''`
 	if withText {
 		text = `c.text`
 	}
 	rows, err := q.QueryContext(ctx, `SELECT c.chunk_id, c.ordinal, c.line_start, c.line_end, coalesce(c.page, 0), `+text+`, e.vector
 		FROM chunks c JOIN embeddings e ON e.chunk_rowid = c.rowid AND e.space = ?
-		WHERE c.document_id = ? ORDER BY c.ordinal`, space, documentID)
+		WHERE c.document_id = ? ORDER BY c.ordinal LIMIT ?`, space, documentID, noLimit(limit))
 	if err != nil {
 		return nil, fmt.Errorf("read chunk vectors: %w", err)
 	}
@@ -146,9 +155,9 @@ func ChunkVectorsOf(ctx context.Context, q Q, documentID, space string, withText
 	return out, rows.Err()
 }
 
-// ChunkTextsOf reads the texts of a document's chunks, in order.
-func ChunkTextsOf(ctx context.Context, q Q, documentID string) ([]string, error) {
-	rows, err := q.QueryContext(ctx, `SELECT text FROM chunks WHERE document_id = ? ORDER BY ordinal`, documentID)
+// ChunkTextsOf reads the texts of a document's chunks, in order, at most limit (0: all).
+func ChunkTextsOf(ctx context.Context, q Q, documentID string, limit int) ([]string, error) {
+	rows, err := q.QueryContext(ctx, `SELECT text FROM chunks WHERE document_id = ? ORDER BY ordinal LIMIT ?`, documentID, noLimit(limit))
 	if err != nil {
 		return nil, fmt.Errorf("read chunk texts: %w", err)
 	}
