@@ -361,6 +361,7 @@ func statusCmd(g *globals) *cobra.Command {
 					if en := s.Enrichments; en != nil {
 						fmt.Fprintf(w, "enrichments    %s\n", enrichLine(en))
 					}
+					fmt.Fprintf(w, "background     %s\n", backgroundLine(s.Background))
 					fmt.Fprintf(w, "watched        %d folder(s)\n", len(s.WatchFolders))
 					for _, f := range s.WatchFolders {
 						fmt.Fprintf(w, "               %s%s\n", f.Path, skippedAssets(f.SkippedAssets))
@@ -471,6 +472,19 @@ func enrichLine(s *engine.EnrichStatus) string {
 }
 
 // skippedAssets is a watched folder's note on the asset files it skips ("" for none).
+// backgroundLine says which process watches, reads and links for this data folder.
+func backgroundLine(b engine.Background) string {
+	switch {
+	case b.Here:
+		return fmt.Sprintf("this process (pid %d) watches, reads and links", b.PID)
+	case b.Running && b.PID > 0:
+		return fmt.Sprintf("process %d watches, reads and links", b.PID)
+	case b.Running:
+		return "another process watches, reads and links"
+	}
+	return "no Strata process is running: queued files wait for strata serve or the app"
+}
+
 func skippedAssets(n int) string {
 	if n == 0 {
 		return ""

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/strata-app/strata/backend/answer"
@@ -88,6 +89,9 @@ type Engine struct {
 	enrich *enrich.Service
 
 	storage *storage.Monitor // the data folder's disk: full, failing or ok
+
+	expressN atomic.Int32 // saved files being read in the express lane now (serve.go)
+	owning   atomic.Bool  // this process does the folder's background work now (owner.go)
 
 	progress *progressTracker // registrations under way and the run's rates (progress.go)
 	imports  importsTracker   // recent imports, followed until their files are read (imports.go)
@@ -177,7 +181,7 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 	// transactions of its own (enrich.JobHandler), never inside a reading phase's.
 	e.runner = &jobs.Runner{Queue: jobs.StoreQueue{DB: db},
 		Handler: jobs.Phases{Default: in.Handler(cfg.Logger), By: map[string]jobs.Handler{
-			enrich.Phase: &enrich.JobHandler{Service: e.enrich, DB: db, Now: cfg.Now, Log: cfg.Logger},
+			enrich.Phase: &enrich.JobHandler{Service: e.enrich, DB: db, Now: cfg.Now, Log: cfg.Logger, Yield: e.expressBusy},
 		}},
 		Clock: jobs.SystemClock(cfg.Now), Retry: errs.Retryable, Workers: cfg.Workers, Lease: cfg.JobLease, Log: cfg.Logger,
 		Claimed: e.claimed, Explain: e.explain}

@@ -288,20 +288,36 @@ func unchanged(d store.Document, info fs.FileInfo) bool {
 // folder (reconciling each at start), turns settled file events into registrations and
 // removals, and runs the job workers. It returns when ctx is cancelled, after running jobs
 // and the watcher have stopped.
+//
+// Only one process on a data folder does this work (owner.go): while another does, Serve
+// waits, probing the embedder so that its status stays true, and takes the work over when
+// that process ends.
 func (e *Engine) Serve(ctx context.Context) error {
-	w, err := watch.New(watch.Options{Ignore: e.Ignorer(), Logger: e.log})
-	if err != nil {
-		return errs.Wrap(errs.Internal, err, "cannot start the file watcher")
+	every := e.cfg.RootSyncInterval
+	if every <= 0 {
+		every = 2 * time.Second
 	}
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	wg.Add(1)
+	go func() { defer wg.Done(); e.manageEmbeddings(ctx) }()
+	lock, err := e.awaitOwnership(ctx, every)
+	if lock == nil {
+		return err
+	}
+	defer lock.Close() // releases it: the next process takes over
+	e.owning.Store(true)
+	defer e.owning.Store(false)
 
-	wg.Add(3)
+	w, err := watch.New(watch.Options{Ignore: e.Ignorer(), Logger: e.log})
+	if err != nil {
+		return errs.Wrap(errs.Internal, err, "cannot start the file watcher")
+	}
+	wg.Add(2)
 	go func() { defer wg.Done(); _ = w.Run(ctx) }()
 	go func() { defer wg.Done(); _ = e.runner.Run(ctx) }()
-	go func() { defer wg.Done(); e.manageEmbeddings(ctx) }()
 
 	// Roots watched but not reconciled yet: a folder whose files another call (or process)
 	// is registering right now (its scan lease) is reconciled once that ends, not during it.
@@ -359,10 +375,6 @@ func (e *Engine) Serve(ctx context.Context) error {
 		}
 	}
 	syncRoots()
-	every := e.cfg.RootSyncInterval
-	if every <= 0 {
-		every = 2 * time.Second
-	}
 	tick := time.NewTicker(every) // watched folders added by other calls and processes
 	defer tick.Stop()
 	// Semantic jobs skipped for want of a chat model run when one appears.
@@ -396,38 +408,115 @@ func (e *Engine) Serve(ctx context.Context) error {
 			if !ok {
 				return nil
 			}
-			switch ev.Op {
-			case watch.Removed:
-				if _, err := e.ingest.RemoveFile(ctx, ev.Path); err != nil {
-					e.log.Error("remove", "path", ev.Path, "err", err)
-				}
-			default:
-				res, err := e.ingest.RegisterFile(ctx, ev.Path, map[string]any{"source": "watch"})
-				if err != nil {
-					e.log.Info("register", "path", ev.Path, "code", errs.CodeOf(err))
-				}
-				// The express lane: one saved file at a time is analysed at once, beside the
-				// workers and ahead of whatever the queue holds (a folder ingest can queue
-				// minutes of work). While it is busy, files go through the queue as before.
-				if res != nil && res.DocumentID != "" {
-					select {
-					case express <- struct{}{}:
-						wg.Add(1)
-						go func(id string) {
-							defer func() { <-express; wg.Done() }()
-							if err := e.runner.RunDocument(ctx, id); err != nil {
-								e.log.Warn("analyse a saved file now", "document", id, "err", err)
-							}
-							e.runner.Wake() // its next phase, if any, and whatever it held up
-						}(res.DocumentID)
-						continue
-					default:
+			// Take the events that are waiting too (a storm of saves, a folder moved in): runs of
+			// saves are registered together, a transaction per 64 files instead of one each, in
+			// the order they came.
+			evs := []watch.Event{ev}
+		drain:
+			for len(evs) < 1024 {
+				select {
+				case more, ok := <-w.Events():
+					if !ok {
+						break drain
 					}
+					evs = append(evs, more)
+				default:
+					break drain
 				}
-				e.runner.Wake()
 			}
+			e.applyEvents(ctx, evs, express, &wg)
 		}
 	}
+}
+
+// applyEvents registers and removes what settled file events say, in order: a run of saves is
+// registered in one batch; a removal is applied where it came. One saved file alone takes the
+// express lane: analysed at once, beside the workers and ahead of whatever the queue holds (a
+// folder ingest can queue minutes of work), while it is free; otherwise files go through the
+// queue.
+func (e *Engine) applyEvents(ctx context.Context, evs []watch.Event, express chan struct{}, wg *sync.WaitGroup) {
+	var run []string
+	if len(evs) == 1 && evs[0].Op != watch.Removed {
+		// A saved file: linking steps aside from now, its registration included.
+		done := e.expressStarts()
+		defer done()
+	}
+	flush := func() {
+		if len(run) == 0 {
+			return
+		}
+		regs := e.ingest.RegisterFiles(ctx, run, map[string]any{"source": "watch"})
+		run = nil
+		for _, r := range regs {
+			if r.Err != nil {
+				e.log.Info("register", "path", r.Path, "code", errs.CodeOf(r.Err))
+			}
+		}
+		if len(regs) == 1 && regs[0].Result != nil && regs[0].Result.DocumentID != "" {
+			select {
+			case express <- struct{}{}:
+				wg.Add(1)
+				go func(id string) {
+					defer func() { <-express; wg.Done() }()
+					done := e.expressStarts()
+					defer done()
+					start := time.Now()
+					if err := e.runner.RunDocument(ctx, id); err != nil {
+						e.log.Warn("analyse a saved file now", "document", id, "err", err)
+					}
+					e.log.Debug("a saved file read at once", "document", id, "took", time.Since(start))
+					e.runner.Wake() // its next phase, if any, and whatever it held up
+				}(regs[0].Result.DocumentID)
+				return
+			default:
+			}
+		}
+		e.runner.Wake()
+	}
+	for _, ev := range evs {
+		if ev.Op != watch.Removed {
+			run = append(run, ev.Path)
+			continue
+		}
+		flush()
+		if _, err := e.ingest.RemoveFile(ctx, ev.Path); err != nil {
+			e.log.Error("remove", "path", ev.Path, "err", err)
+		}
+	}
+	flush()
+}
+
+// expressFile marks, for every process on the data folder, that a saved file is being read now
+// (its mtime is when it started): linking in any of them waits between its transactions, so the
+// file has the cores and the write lock. A process that dies leaves a mark that goes stale
+// after expressStale.
+const (
+	expressFile  = "express-reading"
+	expressStale = 3 * time.Second
+)
+
+// expressStarts marks an express read as begun and returns the function that ends it.
+func (e *Engine) expressStarts() func() {
+	p := filepath.Join(e.cfg.DataDir, expressFile)
+	e.expressN.Add(1)
+	if err := os.WriteFile(p, nil, 0o600); err != nil {
+		e.log.Debug("mark an express read", "err", err)
+	}
+	return func() {
+		if e.expressN.Add(-1) == 0 {
+			_ = os.Remove(p) // another process's mark may be there too: it goes stale on its own
+		}
+	}
+}
+
+// expressBusy reports whether a saved file is being read now, here or in another process on
+// the folder (enrich.JobHandler.Yield).
+func (e *Engine) expressBusy() bool {
+	if e.expressN.Load() > 0 {
+		return true
+	}
+	st, err := os.Stat(filepath.Join(e.cfg.DataDir, expressFile))
+	return err == nil && e.now().Sub(st.ModTime()) < expressStale
 }
 
 // WatchStatus reports the running watcher's roots (empty when Serve is not running here).

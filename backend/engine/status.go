@@ -36,6 +36,16 @@ type Status struct {
 	// recent imports of this process (newest first), each followed until its files are read.
 	Progress Progress        `json:"progress"`
 	Imports  []ImportSummary `json:"imports"`
+	// Background says which process does the folder's background work (watching, reading,
+	// linking): this one, another (its pid), or none, when queued work waits for one to start.
+	Background Background `json:"background"`
+}
+
+// Background is the folder's background worker (owner.go).
+type Background struct {
+	Running bool `json:"running"`
+	Here    bool `json:"here"`
+	PID     int  `json:"pid,omitempty"`
 }
 
 // Status reports counts and configuration.
@@ -84,5 +94,5 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 		return nil, queryErr(err, "the recent imports")
 	}
 	return &Status{Progress: e.progress.report(e.now(), byPhase), Imports: imports, Enrichments: enr, Embeddings: emb, Version: Version, DataDir: e.cfg.DataDir, Database: e.db.Path(), SchemaVersion: v, Counts: c,
-		Capabilities: e.specs.CapabilityIDs(), InputKinds: e.InputKinds(), EntityTypes: types, Jobs: jobs, WatchRoots: roots, WatchFolders: folders, Watching: e.WatchStatus(), Storage: e.StorageStatus()}, nil
+		Capabilities: e.specs.CapabilityIDs(), InputKinds: e.InputKinds(), EntityTypes: types, Jobs: jobs, WatchRoots: roots, WatchFolders: folders, Watching: e.WatchStatus(), Storage: e.StorageStatus(), Background: e.background()}, nil
 }

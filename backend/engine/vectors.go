@@ -188,8 +188,9 @@ func (e *Engine) semanticTarget(ctx context.Context) string {
 }
 
 // manageEmbeddings is the background half of the manager, run by Serve: it probes Ollama now
-// and every interval; while Ollama is there it queues embed jobs for chunks missing from the
-// semantic space and records the switch once the space is complete.
+// and every interval; while Ollama is there and this process does the folder's background work
+// (owner.go), it queues embed jobs for chunks missing from the semantic space and records the
+// switch once the space is complete.
 func (e *Engine) manageEmbeddings(ctx context.Context) {
 	if e.emb.sem == nil {
 		return
@@ -214,6 +215,9 @@ func (e *Engine) embedStep(ctx context.Context) {
 	m.mu.Unlock()
 	if due {
 		e.probe(ctx)
+	}
+	if !e.owning.Load() {
+		return // the process doing the background work builds the space
 	}
 	m.mu.Lock()
 	ok, wm := m.reachable, m.chunksWM

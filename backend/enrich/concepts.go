@@ -476,28 +476,59 @@ func chunkAt(chunks []store.Chunk, off int) (store.Chunk, bool) {
 	return store.Chunk{}, false
 }
 
-// derive computes the document's concepts, its REFERS_TO links, its mention rows and its
-// heading terms (for the folder's series).
-func (x *TagConceptBridger) derive(ctx context.Context, run *Run, v *vocab) ([]store.DerivedLink, []store.Mention, seriesTerms, error) {
-	d := run.Doc
-	var series seriesTerms
-	chunks, err := store.FirstChunksOf(ctx, run.Tx, d.DocumentID, MaxDocChunks)
-	if err != nil {
-		return nil, nil, series, err
+// conceptPrep is a document's chunks and what each one's prose names (heading lines left out):
+// a heading term's topicality, and the text mentions of known concepts.
+type conceptPrep struct {
+	chunks []store.Chunk
+	prose  []map[string]int
+}
+
+// Prepare implements Preparer: the document's chunks and their text keys.
+func (x *TagConceptBridger) Prepare(ctx context.Context, p *Prep) (any, error) {
+	if p.Doc.DocType == store.DocTypeGenerated {
+		return nil, nil
 	}
-	// What each chunk's prose names (heading lines left out): a heading term's topicality, and
-	// the text mentions of known concepts.
-	if run.Shared != nil {
-		run.Shared[sharedChunks] = chunks // DiscoveryGap reads the same
+	return x.prepare(ctx, p.Q, p.Doc.DocumentID, p.Shared)
+}
+
+func (x *TagConceptBridger) prepare(ctx context.Context, q store.Q, doc string, shared map[string]any) (*conceptPrep, error) {
+	chunks, ok := shared[sharedChunks].([]store.Chunk)
+	if !ok {
+		var err error
+		if chunks, err = store.FirstChunksOf(ctx, q, doc, MaxDocChunks); err != nil {
+			return nil, err
+		}
+		if shared != nil {
+			shared[sharedChunks] = chunks
+		}
 	}
 	prose := make([]map[string]int, len(chunks))
 	for i, c := range chunks {
 		if i%256 == 0 {
 			if err := ctx.Err(); err != nil {
-				return nil, nil, series, err
+				return nil, err
 			}
 		}
 		prose[i] = x.names.textKeys(c.Text, x.settings.MaxWords)
+	}
+	return &conceptPrep{chunks: chunks, prose: prose}, nil
+}
+
+// derive computes the document's concepts, its REFERS_TO links, its mention rows and its
+// heading terms (for the folder's series).
+func (x *TagConceptBridger) derive(ctx context.Context, run *Run, v *vocab) ([]store.DerivedLink, []store.Mention, seriesTerms, error) {
+	d := run.Doc
+	var series seriesTerms
+	cp, ok := run.Prepared.(*conceptPrep)
+	if !ok {
+		var err error
+		if cp, err = x.prepare(ctx, run.Tx, d.DocumentID, nil); err != nil {
+			return nil, nil, series, err
+		}
+	}
+	chunks, prose := cp.chunks, cp.prose
+	if run.Shared != nil {
+		run.Shared[sharedChunks] = chunks // DiscoveryGap reads the same
 	}
 	terms := map[string]*term{}
 	declared := 0

@@ -25,6 +25,8 @@ import (
 	"log/slog"
 	"slices"
 	"sort"
+	"strings"
+	"sync"
 
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/ids"
@@ -181,8 +183,124 @@ type Run struct {
 	// map, fresh per job).
 	Shared map[string]any
 
+	// Prepared is what the enrichment's Prepare made of this document on a reader before the
+	// transaction (Preparer); nil when it has none or the document changed since.
+	Prepared any
+
 	job   *jobState
 	group *Group
+}
+
+// Preparer is an enrichment with work that depends only on a document's own content (its
+// chunks, their texts and vectors): JobHandler has it done on a reader before the group's write
+// transaction, so that the transaction holds the write lock only for what reads or writes the
+// store's shared state (a 1 MB file's names and text keys take ~100 ms to compute, the lock
+// none). A document changed in between is worked out again inside the transaction.
+type Preparer interface {
+	Prepare(ctx context.Context, p *Prep) (any, error)
+}
+
+// Prep is one document to prepare: read it through Q (a reader, outside any transaction).
+type Prep struct {
+	Q     store.Q
+	Doc   store.Document
+	Space string
+	// Shared is handed from one enrichment's Prepare to the next ones' for the same document.
+	Shared map[string]any
+}
+
+// prepKey names what an enrichment prepared for a document as it was: the same document read
+// again with another content, phase or space is another key.
+func prepKey(name string, d store.Document, space string) string {
+	return strings.Join([]string{name, d.DocumentID, d.ContentHash, d.UpdatedAt, space}, "\x00")
+}
+
+// prepared holds what Prepare made until the document's run takes it; at most maxPrepared
+// entries (the oldest go first), so that documents whose jobs went elsewhere cost no memory.
+type prepared struct {
+	mu    sync.Mutex
+	m     map[string]any
+	order []string
+}
+
+const maxPrepared = 64
+
+func (p *prepared) has(k string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	_, ok := p.m[k]
+	return ok
+}
+
+func (p *prepared) put(k string, v any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.m == nil {
+		p.m = map[string]any{}
+	}
+	if _, ok := p.m[k]; !ok {
+		p.order = append(p.order, k)
+	}
+	p.m[k] = v
+	for len(p.order) > maxPrepared {
+		delete(p.m, p.order[0])
+		p.order = p.order[1:]
+	}
+}
+
+func (p *prepared) take(k string) any {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	v, ok := p.m[k]
+	if !ok {
+		return nil
+	}
+	delete(p.m, k)
+	p.order = slices.DeleteFunc(p.order, func(x string) bool { return x == k })
+	return v
+}
+
+// Prepare does the Preparer work of the documents on q, a reader outside the write
+// transaction, for the enabled enrichments that will run on each, skipping what is prepared
+// already. A document that cannot be read is left to its run.
+func (s *Service) Prepare(ctx context.Context, q store.Q, docIDs []string) error {
+	space := ""
+	if s.SpaceOf != nil {
+		var err error
+		if space, err = s.SpaceOf(ctx, q); err != nil {
+			return err
+		}
+	}
+	for _, id := range docIDs {
+		d, err := store.GetDocument(ctx, q, id)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		live, em := emissions(d)
+		if !live {
+			continue
+		}
+		shared := map[string]any{}
+		for _, r := range s.list {
+			p, ok := r.e.(Preparer)
+			if !ok || !r.enabled || !reactsTo(r.e, live, em) {
+				continue
+			}
+			k := prepKey(r.e.Name(), d, space)
+			if s.prep.has(k) {
+				continue
+			}
+			v, err := p.Prepare(ctx, &Prep{Q: q, Doc: d, Space: space, Shared: shared})
+			if err != nil {
+				return errs.Wrap(errs.Internal, err, "enrichment %s could not prepare %s", r.e.Name(), id)
+			}
+			s.prep.put(k, v)
+		}
+	}
+	return nil
 }
 
 // Emitted reports whether the run's emissions include em.
@@ -332,6 +450,8 @@ type Service struct {
 	// space, else the static one).
 	SpaceOf func(ctx context.Context, q store.Q) (string, error)
 	Log     *slog.Logger
+
+	prep prepared // Preparer results waiting for their runs
 }
 
 // New configures the built-in enrichments (registry.go) from reg's enrichments.yaml settings.
@@ -589,6 +709,9 @@ func (g *Group) enrich(ctx context.Context, job store.Job) (int, error) {
 		}
 		run := &Run{writer: writer{Tx: g.tx, Space: space, Now: g.now, Log: g.s.Log, name: r.e.Name(), version: r.e.Version(),
 			touch: func(l store.DerivedLink) { touchLink(js.touched, l) }}, Doc: d, Live: live, Emits: em, Shared: shared, job: js, group: g}
+		if _, ok := r.e.(Preparer); ok && live {
+			run.Prepared = g.s.prep.take(prepKey(r.e.Name(), d, space))
+		}
 		if err := r.e.Enrich(ctx, run); err != nil {
 			return changed, errs.Wrap(errs.Internal, err, "enrichment %s failed on %s", r.e.Name(), d.DocumentID).With("enrichment", r.e.Name())
 		}

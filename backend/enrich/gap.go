@@ -123,28 +123,53 @@ const DeferGap = "gap.documents"
 // sharedChunks is the Run.Shared key under which TagConceptBridger leaves the document's chunks.
 const sharedChunks = "chunks"
 
+// gapPrep is the names a document uses (none for a document that is generated, a copy, or
+// says too little).
+type gapPrep struct{ names []store.DocName }
+
+// Prepare implements Preparer: the document's names.
+func (x *DiscoveryGap) Prepare(ctx context.Context, p *Prep) (any, error) {
+	return x.prepare(ctx, p.Q, p.Doc, p.Shared)
+}
+
+func (x *DiscoveryGap) prepare(ctx context.Context, q store.Q, d store.Document, shared map[string]any) (gapPrep, error) {
+	var p gapPrep
+	if d.DocType == store.DocTypeGenerated || d.DuplicateOf != "" {
+		return p, nil
+	}
+	chunks, ok := shared[sharedChunks].([]store.Chunk)
+	if !ok {
+		var err error
+		if chunks, err = store.FirstChunksOf(ctx, q, d.DocumentID, MaxDocChunks); err != nil {
+			return p, err
+		}
+	}
+	texts := make([]string, len(chunks))
+	for i, c := range chunks {
+		texts[i] = c.Text
+	}
+	if proseWords(texts) >= minProseWords {
+		for _, n := range docNames(texts) {
+			p.names = append(p.names, store.DocName{Name: n.key, DocumentID: d.DocumentID, Shown: n.shown, Lines: n.lines})
+		}
+	}
+	return p, nil
+}
+
 // Enrich implements Enrichment: the document's names are recorded, and the document is left for
 // Finish with the other documents whose pairs a change of a name's reach moved.
 func (x *DiscoveryGap) Enrich(ctx context.Context, run *Run) error {
 	d := run.Doc
 	var names []store.DocName
-	if run.Live && d.DocType != store.DocTypeGenerated && d.DuplicateOf == "" {
-		chunks, ok := run.Shared[sharedChunks].([]store.Chunk)
+	if run.Live {
+		p, ok := run.Prepared.(gapPrep)
 		if !ok {
 			var err error
-			if chunks, err = store.FirstChunksOf(ctx, run.Tx, d.DocumentID, MaxDocChunks); err != nil {
+			if p, err = x.prepare(ctx, run.Tx, d, run.Shared); err != nil {
 				return err
 			}
 		}
-		texts := make([]string, len(chunks))
-		for i, c := range chunks {
-			texts[i] = c.Text
-		}
-		if proseWords(texts) >= minProseWords {
-			for _, n := range docNames(texts) {
-				names = append(names, store.DocName{Name: n.key, DocumentID: d.DocumentID, Shown: n.shown, Lines: n.lines})
-			}
-		}
+		names = p.names
 	}
 	old, err := store.NamesOf(ctx, run.Tx, d.DocumentID)
 	if err != nil {

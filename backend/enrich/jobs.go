@@ -37,7 +37,14 @@ type JobHandler struct {
 	// TxBudget and DocBudget: 0 takes the defaults above.
 	TxBudget  time.Duration
 	DocBudget time.Duration
+	// Yield, when set, reports that a reader's work comes first (a saved file being read now, in
+	// this process or another on the folder): linking waits between its transactions while it
+	// does, at most MaxYield at a time, leaving the cores and the write lock to that file.
+	Yield func() bool
 }
+
+// MaxYield bounds one wait of linking for a reader's work.
+const MaxYield = 3 * time.Second
 
 var _ jobs.Handler = (*JobHandler)(nil)
 
@@ -60,7 +67,20 @@ func (h *JobHandler) budgets() (tx, doc time.Duration) {
 func (h *JobHandler) Run(ctx context.Context, batch []store.Job) map[int64]error {
 	failed := map[int64]error{}
 	txBudget, docBudget := h.budgets()
+	prepared := 0 // batch[:prepared] are prepared
 	for next := 0; next < len(batch); {
+		h.yield(ctx)
+		// What depends only on each document's content is worked out first, on a reader, for
+		// about a transaction's worth of documents: the write lock is held for the rest only.
+		prepStart := time.Now()
+		for prepared = max(prepared, next); prepared < len(batch) && (prepared == next || time.Since(prepStart) < txBudget); prepared++ {
+			if err := h.Service.Prepare(ctx, h.DB.Reader(), []string{batch[prepared].DocumentID}); err != nil {
+				// Its run works it out inside the transaction instead, and meets the error there if
+				// it is the document's.
+				h.logger().Debug("prepare a document for linking", "document", batch[prepared].DocumentID, "err", err)
+			}
+		}
+		h.yield(ctx) // a saved file that came meanwhile takes the write lock first
 		start := time.Now()
 		var took []store.Job
 		var groupFailed map[int64]error
@@ -89,6 +109,24 @@ func (h *JobHandler) Run(ctx context.Context, batch []store.Job) map[int64]error
 		next += len(took)
 	}
 	return failed
+}
+
+func (h *JobHandler) logger() *slog.Logger {
+	if h.Log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return h.Log
+}
+
+// yield waits while Yield says a reader's work comes first, at most MaxYield.
+func (h *JobHandler) yield(ctx context.Context) {
+	if h.Yield == nil {
+		return
+	}
+	deadline := time.Now().Add(MaxYield)
+	for h.Yield() && time.Now().Before(deadline) && ctx.Err() == nil {
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // one enriches one job's document inside a savepoint of the group's transaction and marks the

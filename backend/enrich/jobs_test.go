@@ -125,3 +125,131 @@ func TestEnrichJobsFailAloneAndStopOnBudget(t *testing.T) {
 		t.Fatalf("a document whose linking stopped stays read and searchable: %+v %v", d, err)
 	}
 }
+
+// prepped is a Preparer that records, for each document, what its run found prepared.
+type prepped struct{ prepares int }
+
+func (p *prepped) Name() string                   { return "Prepped" }
+func (p *prepped) Version() string                { return "1" }
+func (p *prepped) ReactsTo() []Emission           { return []Emission{DocumentAnalyzed} }
+func (p *prepped) Configure(map[string]any) error { return nil }
+func (p *prepped) Prepare(_ context.Context, pr *Prep) (any, error) {
+	if _, ok := pr.Q.(*store.Tx); ok {
+		return nil, errors.New("prepared inside a transaction")
+	}
+	p.prepares++
+	return "prepared " + pr.Doc.ContentHash, nil
+}
+func (p *prepped) Enrich(ctx context.Context, run *Run) error {
+	got, _ := run.Prepared.(string)
+	_, err := run.Tx.ExecContext(ctx, `INSERT OR REPLACE INTO settings(key, value) VALUES (?, ?)`, "prepared:"+run.Doc.DocumentID, got)
+	return err
+}
+
+// TestLinkingPreparesOutsideTheTransaction: what an enrichment works out from a document's
+// own content is done on a reader before the write transaction, once, and handed to the
+// document's run; a document that changed in between is worked out again inside (its run
+// finds nothing prepared), never from its old content.
+func TestLinkingPreparesOutsideTheTransaction(t *testing.T) {
+	db := openStore(t)
+	for _, id := range []string{"a", "b", "c"} {
+		addDoc(t, db, id, id, "analyzed")
+	}
+	p := &prepped{}
+	reg, err := spec.Load(spec.Source{Label: "test", FS: fstest.MapFS{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := newService(reg, []Enrichment{p}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	h := &JobHandler{Service: svc, DB: db, Now: time.Now}
+	if failed := h.Run(ctx, claimEnrich(t, db)); len(failed) != 0 {
+		t.Fatalf("failed: %v", failed)
+	}
+	read := func(id string) string {
+		var v string
+		if err := db.Reader().QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, "prepared:"+id).Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	for _, id := range []string{"a", "b", "c"} {
+		if got := read(id); got != "prepared "+id {
+			t.Errorf("%s's run found %q prepared, want %q", id, got, "prepared "+id)
+		}
+	}
+	if p.prepares != 3 {
+		t.Errorf("%d prepares for 3 documents", p.prepares)
+	}
+
+	// b changes after it was prepared: its run must not use what was prepared from before.
+	if err := svc.Prepare(ctx, db.Reader(), []string{"a", "b"}); err != nil {
+		t.Fatal(err)
+	}
+	err = db.WriteTx(ctx, func(tx *store.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE documents SET content_hash = 'b2', updated_at = ? WHERE document_id = 'b'`, "2025-01-02T00:00:00.000000000Z")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.WriteTx(ctx, func(tx *store.Tx) error {
+		g := svc.NewGroup(tx, t0)
+		for _, id := range []string{"a", "b"} {
+			if err := g.Enrich(ctx, store.Job{DocumentID: id}); err != nil {
+				return err
+			}
+		}
+		return g.Finish(ctx)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := read("a"); got != "prepared a" {
+		t.Errorf("a: %q", got)
+	}
+	if got := read("b"); got != "" {
+		t.Errorf("b changed after it was prepared, yet its run found %q", got)
+	}
+}
+
+// TestLinkingStepsAsideForASavedFile: while Yield says a reader's work comes first (a saved
+// file being read), linking does not commit: no write transaction starts until it is done.
+func TestLinkingStepsAsideForASavedFile(t *testing.T) {
+	db := openStore(t)
+	addDoc(t, db, "a", "a", "analyzed")
+	addDoc(t, db, "b", "b", "analyzed")
+	reg, err := spec.Load(spec.Source{Label: "test", FS: fstest.MapFS{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := newService(reg, []Enrichment{&scripted{}}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch := claimEnrich(t, db)
+	before := db.Commits()
+	busy := 5 // the saved file's read ends after five looks
+	h := &JobHandler{Service: svc, DB: db, Now: time.Now, Yield: func() bool {
+		if busy == 0 {
+			return false
+		}
+		busy--
+		if db.Commits() != before {
+			t.Errorf("linking committed while a saved file was being read")
+		}
+		return true
+	}}
+	if failed := h.Run(context.Background(), batch); len(failed) != 0 {
+		t.Fatal(failed)
+	}
+	if busy != 0 {
+		t.Fatalf("linking did not wait for the saved file (%d looks left)", busy)
+	}
+	if db.Commits() == before {
+		t.Fatal("nothing was linked")
+	}
+}

@@ -3,8 +3,10 @@ package enrich
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -107,5 +109,47 @@ func TestSimilarIndexTails(t *testing.T) {
 	}
 	if strings.Join(docs, ",") != "a,c" {
 		t.Fatalf("the copy must hold exactly what the table holds (a, c), not %v", docs)
+	}
+}
+
+// A link between two long documents cites the passages they share: with 2,000 chunks each, the
+// evidence is looked for among the chunks closest to the other document's mean (bounded work
+// inside the write transaction), and still finds the passage both contain.
+func TestBestPairOfLongDocumentsFindsTheSharedPassage(t *testing.T) {
+	const dims = 32
+	vec := func(seed int) []float32 {
+		v := make([]float32, dims)
+		x := uint32(seed*2654435761 + 1)
+		for i := range v {
+			x ^= x << 13
+			x ^= x >> 17
+			x ^= x << 5
+			v[i] = float32(x%2000)/1000 - 1
+		}
+		return simMean([][]float32{v})
+	}
+	topic := vec(7)
+	// Two documents similar enough to be linked: every passage leans to their common topic.
+	doc := func(prefix string, n, seed int) []store.ChunkVector {
+		out := make([]store.ChunkVector, n)
+		for i := range out {
+			out[i] = store.ChunkVector{ChunkID: fmt.Sprintf("%s%04d", prefix, i), Vector: simMean([][]float32{topic, vec(seed + i), vec(seed + i + 7919)})}
+		}
+		return out
+	}
+	a, b := doc("a", 2000, 1000), doc("b", 1500, 50000)
+	// Both documents say the same thing once, near their shared topic.
+	shared := simMean([][]float32{topic, topic, topic, vec(99)})
+	a[1234].Vector, b[321].Vector = shared, shared
+	ia, ib := bestPairCandidates(a, b), bestPairCandidates(b, a)
+	if len(ia) > maxPairSide || len(ib) > maxPairSide {
+		t.Fatalf("%d × %d candidates, want at most %d each", len(ia), len(ib), maxPairSide)
+	}
+	if !slices.Contains(ia, 1234) || !slices.Contains(ib, 321) {
+		t.Fatalf("the shared passage is not among the candidates: a %v, b %v", ia, ib)
+	}
+	small := doc("s", 10, 7)
+	if got := bestPairCandidates(small, small[:5]); len(got) != 10 {
+		t.Fatalf("small documents are compared whole: got %d of 10", len(got))
 	}
 }

@@ -72,6 +72,11 @@ export namespace engine {
 	    created?: boolean;
 	    embedder?: EmbeddingStatus;
 	}
+	export interface Background {
+	    running: boolean;
+	    here: boolean;
+	    pid?: number;
+	}
 	export interface Candidate {
 	    observation_id: string;
 	    value: number[];
@@ -470,6 +475,7 @@ export namespace engine {
 	    enrichments?: EnrichStatus;
 	    progress: Progress;
 	    imports: ImportSummary[];
+	    background: Background;
 	}
 	export interface SuggestionDecision {
 	    suggestion: store.Suggestion;
