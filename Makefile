@@ -139,6 +139,7 @@ bench: check-go
 	$(GO) test -run '^$$' -bench 'Hybrid' -benchtime 100x -timeout 30m ./backend/search/
 	$(GO) test -run '^$$' -bench 'VectorRecall' -benchtime 1x -timeout 30m ./backend/search/
 	$(GO) test -run '^$$' -bench 'MCP' -benchtime 1x ./cli/
+	$(GO) test -run '^$$' -bench 'ReadersWhileLinking|EventStorm' -benchtime 1x -timeout 30m ./cli/
 
 clean:
 	rm -rf bin

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 	"time"
 
@@ -47,4 +48,28 @@ func (c *countingHandler) Run(ctx context.Context, batch []store.Job) map[int64]
 
 func (c *countingHandler) Record(ctx context.Context, job store.Job, cause error, retry bool, notBefore time.Time) error {
 	return c.next.Record(ctx, job, cause, retry, notBefore)
+}
+
+// BenchEnrichNext claims the next runnable job, which must be documentID's enrich job, and runs
+// it through the enrich handler now, in the caller's goroutine: claim, work, commit, as a worker
+// does (a document's express lane no longer runs its linking).
+func (e *Engine) BenchEnrichNext(ctx context.Context, documentID string) error {
+	var batch []store.Job
+	err := e.db.WriteTx(ctx, func(tx *store.Tx) error {
+		var err error
+		batch, err = store.ClaimJobs(ctx, tx, "bench", e.now(), time.Minute, 1)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if len(batch) != 1 || batch[0].Phase != enrich.Phase || batch[0].DocumentID != documentID {
+		return fmt.Errorf("claimed %+v, want the enrich job of %s", batch, documentID)
+	}
+	batch[0].LeaseOwner = "bench"
+	h := e.runner.Handler.(jobs.Phases).By[enrich.Phase]
+	for _, err := range h.Run(ctx, batch) {
+		return err
+	}
+	return nil
 }

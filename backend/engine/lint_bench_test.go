@@ -34,6 +34,9 @@ func BenchmarkLint10k(b *testing.B) {
 
 		id := registerNote(b, e, dir, 20000+i)
 		runDocument(b, e, id)
+		if err := e.BenchEnrichNext(ctx, id); err != nil {
+			b.Fatal(err)
+		}
 		start = time.Now()
 		rep, err = e.Lint(ctx, engine.LintRequest{})
 		if err != nil {

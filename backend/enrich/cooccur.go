@@ -41,7 +41,7 @@ type CoOccurrence struct {
 func (x *CoOccurrence) Name() string { return "CoOccurrence" }
 
 // Version implements Enrichment.
-func (x *CoOccurrence) Version() string { return "1" }
+func (x *CoOccurrence) Version() string { return "2" }
 
 // ReactsTo implements Enrichment.
 func (x *CoOccurrence) ReactsTo() []Emission { return []Emission{DocumentAnalyzed, DocumentRemoved} }

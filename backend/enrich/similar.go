@@ -121,7 +121,7 @@ func simDefaults() simSettings {
 func (x *EmbeddingSimilarity) Name() string { return "EmbeddingSimilarity" }
 
 // Version implements Enrichment.
-func (x *EmbeddingSimilarity) Version() string { return "1" }
+func (x *EmbeddingSimilarity) Version() string { return "2" }
 
 // ReactsTo implements Enrichment: a switch of the vector space derives every link again there.
 func (x *EmbeddingSimilarity) ReactsTo() []Emission {

@@ -69,7 +69,7 @@ type temporalSettings struct {
 func (x *TemporalProximity) Name() string { return "TemporalProximity" }
 
 // Version implements Enrichment.
-func (x *TemporalProximity) Version() string { return "1" }
+func (x *TemporalProximity) Version() string { return "2" }
 
 // ReactsTo implements Enrichment: a document analysed (its date, its links), its semantic phase
 // done (entities with a date field), or removed.
