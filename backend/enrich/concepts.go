@@ -514,6 +514,25 @@ func (x *TagConceptBridger) prepare(ctx context.Context, q store.Q, doc string, 
 	return &conceptPrep{chunks: chunks, prose: prose}, nil
 }
 
+// maxKeywordWords bounds a declared keyword: a longer one is a sentence or a title.
+const maxKeywordWords = 6
+
+// declaredKeyword reports whether kw, from a page's keywords or categories, is one a person
+// declared. Site generators fill the keywords with the page's title or description ("Types
+// (libfoo: the portable foo library)" on every page of a manual): that declares nothing.
+func declaredKeyword(kw, title string, description json.RawMessage) bool {
+	norm := func(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+	k := norm(kw)
+	if k == "" || k == norm(title) || len(strings.Fields(k)) > maxKeywordWords {
+		return false
+	}
+	var desc string
+	if json.Unmarshal(description, &desc) == nil && k == norm(desc) {
+		return false
+	}
+	return true
+}
+
 // derive computes the document's concepts, its REFERS_TO links, its mention rows and its
 // heading terms (for the folder's series).
 func (x *TagConceptBridger) derive(ctx context.Context, run *Run, v *vocab) ([]store.DerivedLink, []store.Mention, seriesTerms, error) {
@@ -611,6 +630,9 @@ func (x *TagConceptBridger) derive(ctx context.Context, run *Run, v *vocab) ([]s
 	}
 	for _, f := range []string{"meta_keywords", "meta_categories", "meta_category"} {
 		for _, kw := range metaList(fields[f]) {
+			if !declaredKeyword(kw, d.Title, fields["meta_description"]) {
+				continue
+			}
 			add(kw, true, -1, SourceKeyword, Evidence{Kind: "observation", ID: obs.ID, ObservationID: obs.ID, DocumentID: d.DocumentID, Path: d.Path, Field: strings.TrimPrefix(f, "meta_"), Value: kw})
 		}
 	}

@@ -1,6 +1,7 @@
 package enrich
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 )
@@ -82,5 +83,28 @@ func TestConceptSettingsRefused(t *testing.T) {
 	var c CoOccurrence
 	if err := c.Configure(map[string]any{"min_dice": 2}); err == nil {
 		t.Fatal("min_dice 2 was accepted")
+	}
+}
+
+// A page's keywords that only repeat its title or description (what site generators write on
+// every page of a manual) declare nothing; short keywords a person listed do.
+func TestDeclaredKeyword(t *testing.T) {
+	desc := json.RawMessage(`"Hashing (Quill: a small cryptography library)"`)
+	for _, c := range []struct {
+		kw   string
+		want bool
+	}{
+		{"Hashing (Quill: a small cryptography library)", false}, // the title again
+		{"hashing  (quill: a small cryptography library)", false},
+		{"a keyword that is really a whole sentence about things", false},
+		{"hashing", true},
+		{"key exchange", true},
+	} {
+		if got := declaredKeyword(c.kw, "Hashing (Quill: a small cryptography library)", desc); got != c.want {
+			t.Errorf("declaredKeyword(%q) = %v, want %v", c.kw, got, c.want)
+		}
+	}
+	if declaredKeyword("Signing with Quill keys", "Signatures", desc) != true {
+		t.Error("a keyword unlike the title was refused")
 	}
 }

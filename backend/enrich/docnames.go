@@ -56,7 +56,11 @@ func nameTokensFrom(line string, start bool, fn func(tok string, start bool)) bo
 		r := rs[i]
 		if !unicode.IsLetter(r) {
 			switch r {
-			case '.', '!', '?': // not ':' — "Owner: Marisol Vega", "Present: Priya Raman"
+			case '.', '!', '?', ')', ';':
+				// not ':' — "Owner: Marisol Vega", "Present: Priya Raman". After a closing bracket
+				// or a semicolon a capital is most often a description after a signature
+				// ("xsltFree (ctxt) Frees the context") or a statement after code; a name used there
+				// is used elsewhere too.
 				if i+1 >= len(rs) || unicode.IsSpace(rs[i+1]) {
 					start = true
 				}
@@ -207,12 +211,15 @@ func docNames(texts []string) []docName {
 	}
 	type use struct {
 		key, shown string
-		at         int // index in words
+		at         int  // index in words
+		lineStart  bool // the line's first word
 	}
-	var words []string // the text's words, lower case, in order (every line's)
+	midLine := map[string]bool{} // keys used after a line's first word somewhere
+	var words []string           // the text's words, lower case, in order (every line's)
 	var uses []use
 	for _, t := range texts {
-		start := true // a sentence starts: the text's start, after a blank line, a heading or a sentence's end
+		start := true   // a sentence starts: the text's start, after a blank line, a heading or a sentence's end
+		wrapped := true // the line continues the one before's words (which ended in a word or a comma)
 		for _, line := range strings.Split(t, "\n") {
 			if strings.TrimSpace(line) == "" || strings.HasPrefix(strings.TrimSpace(line), "#") {
 				start = true // a heading: title case marks the line, not a name
@@ -221,7 +228,10 @@ func docNames(texts []string) []docName {
 			raw, marked := lineBody(line)
 			body := unquoted(raw)
 			skip := strings.TrimSpace(body) == "" || shouting(body) || titleCase(body)
+			first := true
 			start = nameTokensFrom(body, start || marked, func(tok string, start bool) {
+				atLineStart := first && !wrapped
+				first = false
 				if start {
 					words = append(words, "") // a sentence's boundary: no context crosses it
 				}
@@ -237,10 +247,18 @@ func docNames(texts []string) []docName {
 				if len([]rune(key)) < 3 || lower[key] || calendarWords[key] || shoutedWord(tok) {
 					return
 				}
-				uses = append(uses, use{key, tok, len(words) - 1})
+				if !atLineStart {
+					midLine[key] = true
+				}
+				uses = append(uses, use{key, tok, len(words) - 1, atLineStart})
 			})
+			wrapped = endsInWords(body)
 		}
 	}
+	// A capital at a line's start may be a sentence's start the text does not mark (a
+	// description under a function's signature, an item after a code line): there it counts
+	// only for a word the document also capitalises inside a line.
+	uses = slices.DeleteFunc(uses, func(u use) bool { return u.lineStart && !midLine[u.key] })
 	byKey := map[string]*docName{}
 	var order []*docName
 	for _, u := range uses {
@@ -267,6 +285,19 @@ func docNames(texts []string) []docName {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
 	return out
+}
+
+// endsInWords reports whether a line ends as wrapped prose does, in a word, a number or a
+// comma: the next line continues its sentence. A line ending in a bracket, a semicolon or a
+// colon (a function's signature, a code line, a label) does not say whether the next starts one.
+func endsInWords(line string) bool {
+	line = strings.TrimSpace(line)
+	if line == "" {
+		return false
+	}
+	r := []rune(line)
+	last := r[len(r)-1]
+	return unicode.IsLetter(last) || unicode.IsDigit(last) || last == ','
 }
 
 // contextHash hashes the words around words[at] in its sentence: two before, the word, two

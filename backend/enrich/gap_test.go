@@ -32,6 +32,10 @@ func TestDocNames(t *testing.T) {
 		{"- Priya Raman, Tomas Ferreira", []string{"Ferreira", "Raman", "Tomas"}},                  // a list of names: the first word starts the line
 		{"ok so Joost's bike is at Henk's", []string{"Henk", "Joost"}},                             // possessives
 		{"we use a DB and a UI here", nil},                                                         // under three letters
+		{"int hash(ctx *c);\nComputes the digest with Quill.", []string{"Quill"}},                  // a line after code starts a sentence
+		{"void xsltFree (ctxt) Frees the context", nil},                                            // a description after a signature, on its line
+		{"void free(ctx *c);\nReleases a context.", nil},                                           // … unless the word is capitalised inside a line too
+		{"the office of Riku at 51\nFranklin Street", []string{"Franklin", "Riku", "Street"}},      // wrapped prose: a line continues a sentence
 	} {
 		got := nameKeys(c.text)
 		slices.Sort(got)
