@@ -330,15 +330,22 @@ func (r *simRun) newOldest(ctx context.Context, doc string, full map[string]bool
 	return nil
 }
 
+// maxEntering bounds the neighbours entering looks at: the closest ones. In a folder of notes
+// on the same few subjects every note is above the threshold for every other, and looking at
+// each of them for each new note made linking cost more the bigger the store (a shingle
+// comparison per neighbour); a neighbour further down keeps its links until its own next run.
+const maxEntering = 64
+
 // entering adds to affected the neighbours of doc that may lose a SIMILAR_TO link because doc
 // now ranks above it in their top k: those with a link scoring no more than their cosine with
 // doc (a link to their k-th can drop only then). One query over the neighbours.
 func (r *simRun) entering(ctx context.Context, doc string, affected map[string]bool) error {
 	var nb []simNeighbour
 	for _, n := range r.ix.neighbours(doc, r.th.floor()) {
-		if n.cos >= r.th.SimilarMin {
-			nb = append(nb, n)
+		if n.cos < r.th.SimilarMin || len(nb) == maxEntering {
+			break // the list is by cosine, highest first
 		}
+		nb = append(nb, n)
 	}
 	if len(nb) == 0 {
 		return nil
