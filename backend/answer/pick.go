@@ -43,6 +43,10 @@ type Options struct {
 	// Mention, when not empty, keeps only sentences that name one of these (each a name's words,
 	// NameWords): a question about an entity the store knows is answered by what is said of it.
 	Mention [][]string
+	// Kind, when not KindAny, keeps only sentences holding a value of that kind other than the
+	// question's own identifiers (Required): a question asking when is answered by a date.
+	Kind     Kind
+	Required Required
 }
 
 // DefaultOptions: a few sentences, as a person would answer. Measured on the quality corpus's
@@ -78,9 +82,10 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 		return nil
 	}
 	type cand struct {
-		p, i  int
-		share float64
-		score float64
+		p, i   int
+		share  float64
+		score  float64
+		follow bool // the value asked for is in the next sentence of the paragraph: it comes along
 	}
 	stems := make([][][]string, len(passages))
 	var cands []cand
@@ -91,14 +96,31 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 			st := search.Stems(s.Text)
 			stems[p][i] = st
 			share, _ := q.Share(st)
+			if s.Unit == UnitCode && o.Kind != KindHowTo {
+				continue // code answers how to do something, nothing else
+			}
 			if share < o.MinShare || !mentions(s.Text, o.Mention) {
 				continue
+			}
+			follow := false
+			// "To install it, run:" and the block of commands after it: the steps come along.
+			if o.Kind == KindHowTo && s.Unit == UnitProse && i+1 < len(pa.Sentences) && pa.Sentences[i+1].Unit == UnitCode &&
+				pa.Sentences[i+1].Para == s.Para+1 {
+				follow = true
+			}
+			if !follow && !o.Kind.Holds(s.Text, o.Required) {
+				// "OLLAMA_MAX_QUEUE - The maximum number of requests Ollama will queue. The default
+				// is 512.": the sentence that matches names the thing, the next one its value.
+				if i+1 >= len(pa.Sentences) || pa.Sentences[i+1].Para != s.Para || !o.Kind.Holds(pa.Sentences[i+1].Text, o.Required) {
+					continue
+				}
+				follow = true
 			}
 			score := share / (1 + o.RankDecay*float64(pa.Rank))
 			if o.ScorePower > 0 && pa.Score > 0 {
 				score *= math.Pow(pa.Score, o.ScorePower)
 			}
-			if strings.HasSuffix(s.Text, ":") {
+			if strings.HasSuffix(s.Text, ":") && !follow {
 				score *= 0.8 // it introduces what follows (code, a list) without saying it
 			}
 			if !terminated(s.Text) {
@@ -107,7 +129,7 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 			if leansBack(s.Text) && (i == 0 || pa.Sentences[i-1].Para != s.Para) {
 				score *= 0.85 // points back to something the passage does not show
 			}
-			cands = append(cands, cand{p, i, share, score})
+			cands = append(cands, cand{p, i, share, score, follow})
 			best = max(best, score)
 		}
 	}
@@ -140,6 +162,11 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 			continue
 		}
 		need := len(s.Text)
+		var next *Picked
+		if c.follow && !taken[[2]int{c.p, c.i + 1}] {
+			next = &Picked{Passage: c.p, Index: c.i + 1, Context: true}
+			need += len(passages[c.p].Sentences[c.i+1].Text)
+		}
 		var ctx *Picked
 		if leansBack(s.Text) && c.i > 0 && passages[c.p].Sentences[c.i-1].Para == s.Para && !taken[[2]int{c.p, c.i - 1}] &&
 			!repeats(c.p, c.i-1) {
@@ -147,11 +174,11 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 			need += len(passages[c.p].Sentences[c.i-1].Text)
 		}
 		if chars+need > o.MaxChars {
-			if ctx == nil || chars+len(s.Text) > o.MaxChars {
+			if ctx == nil || chars+need-len(passages[c.p].Sentences[c.i-1].Text) > o.MaxChars {
 				continue // a shorter one may still fit
 			}
+			need -= len(passages[c.p].Sentences[c.i-1].Text)
 			ctx = nil
-			need = len(s.Text)
 		}
 		if ctx != nil {
 			out = append(out, *ctx)
@@ -159,6 +186,10 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 		}
 		out = append(out, Picked{Passage: c.p, Index: c.i, Share: c.share})
 		taken[[2]int{c.p, c.i}] = true
+		if next != nil {
+			out = append(out, *next)
+			taken[[2]int{c.p, c.i + 1}] = true
+		}
 		chars += need
 		chosen++
 	}

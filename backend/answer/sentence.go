@@ -5,6 +5,7 @@
 package answer
 
 import (
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -19,7 +20,26 @@ type Sentence struct {
 	// Para is the index of the paragraph (or list item) the sentence belongs to: a sentence
 	// that leans on the one before it ("It returns …") is read with it only inside one.
 	Para int
+	// Unit says what the sentence is when it is not prose: a table's row or a code block,
+	// each a unit of meaning of its own (issue 24: the answer to "which …" is often a table's
+	// rows, to "how do I …" a block of commands).
+	Unit Unit
 }
+
+// Unit is the kind of a Sentence.
+type Unit int
+
+const (
+	UnitProse Unit = iota
+	UnitRow        // one row of a table; its text is the row's cells, whitespace collapsed
+	UnitCode       // one fenced code block, its lines verbatim (without the fences)
+)
+
+// Bounds of a code block quoted whole: longer is a program, not an answer's steps.
+const (
+	maxCodeLines = 12
+	maxCodeBytes = 700
+)
 
 // Sentence bounds: shorter is a label or a fragment ("See below."), longer is a run-on that a
 // reader cannot take in as one claim (a PDF page whose punctuation was lost, a table read as
@@ -48,6 +68,14 @@ func split(text string, perLine bool) []Sentence {
 	var out []Sentence
 	para := 0
 	for _, b := range blocks(text, perLine) {
+		if b.unit != UnitProse {
+			if s, ok := unitSentence(text, b); ok {
+				s.Para = para
+				out = append(out, s)
+			}
+			para++
+			continue
+		}
 		for _, s := range splitBlock(text, b) {
 			s.Para = para
 			out = append(out, s)
@@ -57,8 +85,42 @@ func split(text string, perLine bool) []Sentence {
 	return out
 }
 
-// block is a run of prose lines [start, end) of the text: a paragraph or one list item.
-type block struct{ start, end int }
+// unitSentence is a table row or a code block as one sentence, when it is one a reader can
+// take in: a row with at least two cells of words, a block of at most maxCodeLines lines.
+func unitSentence(text string, b block) (Sentence, bool) {
+	raw := text[b.start:b.end]
+	switch b.unit {
+	case UnitRow:
+		cells := 0
+		for _, c := range strings.Split(strings.Trim(strings.TrimSpace(raw), "|"), "|") {
+			if countWords(c) > 0 {
+				cells++
+			}
+		}
+		if cells < 2 || len(raw) > maxBytes {
+			return Sentence{}, false
+		}
+		return Sentence{Start: b.start, End: b.end, Text: strings.Join(strings.Fields(raw), " "), Unit: UnitRow}, true
+	case UnitCode:
+		if strings.Count(raw, "\n")+1 > maxCodeLines || len(raw) > maxCodeBytes || countWords(raw) == 0 {
+			return Sentence{}, false
+		}
+		return Sentence{Start: b.start, End: b.end, Text: strings.TrimRight(raw, " \t\n"), Unit: UnitCode}, true
+	}
+	return Sentence{}, false
+}
+
+// block is a run of lines [start, end) of the text: a paragraph or one list item of prose, a
+// table row, or a fenced code block's inside.
+type block struct {
+	start, end int
+	unit       Unit
+}
+
+// tableRule reports whether a table row is its header's rule ("|---|:---:|").
+func tableRule(t string) bool {
+	return strings.Trim(t, "|-: \t") == "" && strings.Contains(t, "-")
+}
 
 type textLine struct {
 	start, end int // without the newline
@@ -85,13 +147,18 @@ func blocks(text string, perLine bool) []block {
 	ls := lines(text)
 	code := codeLines(text, ls)
 	var out []block
-	cur := block{-1, -1}
+	cur := block{-1, -1, UnitProse}
 	flush := func() {
 		if cur.start >= 0 {
 			out = append(out, cur)
 		}
-		cur = block{-1, -1}
+		cur = block{-1, -1, UnitProse}
 	}
+	// A code block is quoted whole only when the text holds both its fences: a chunk that
+	// begins or ends inside one (codeHead) holds part of it.
+	codeBlock := block{-1, -1, UnitCode}
+	fenceOpen := false
+	dropCode := func() { codeBlock = block{-1, -1, UnitCode} }
 	prevBlank := true
 	inIndented := false
 	for i, l := range ls {
@@ -100,10 +167,36 @@ func blocks(text string, perLine bool) []block {
 		blank := trimmed == ""
 		indented := strings.HasPrefix(s, "    ") || strings.HasPrefix(s, "\t")
 		switch {
+		case code[i]:
+			flush()
+			switch {
+			case isFence(s):
+				if fenceOpen && codeBlock.start >= 0 {
+					out = append(out, codeBlock)
+				}
+				dropCode()
+				fenceOpen = !fenceOpen
+			case !fenceOpen:
+				// inside a block the chunk began in: not quoted
+			case blank:
+				if codeBlock.start >= 0 {
+					codeBlock.end = l.end // a blank line inside a block is part of it
+				}
+			default:
+				if codeBlock.start < 0 {
+					codeBlock.start = l.start
+				}
+				codeBlock.end = l.end
+			}
 		case blank:
 			flush()
 			inIndented = false
-		case code[i], isHeading(s), capsHeading(trimmed), isTableRow(trimmed), isPrompt(trimmed), symbolic(trimmed):
+		case isTableRow(trimmed):
+			flush()
+			if !tableRule(trimmed) {
+				out = append(out, block{l.start, l.end, UnitRow})
+			}
+		case isHeading(s), capsHeading(trimmed), isPrompt(trimmed), symbolic(trimmed):
 			flush()
 		case indented && (prevBlank || inIndented) && codeish(trimmed):
 			// An indented block of code in plain text (four spaces after a blank line): prose
@@ -123,6 +216,7 @@ func blocks(text string, perLine bool) []block {
 		prevBlank = blank
 	}
 	flush()
+	sort.SliceStable(out, func(a, b int) bool { return out[a].start < out[b].start })
 	return out
 }
 

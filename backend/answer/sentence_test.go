@@ -13,6 +13,17 @@ func texts(ss []Sentence) []string {
 	return out
 }
 
+// proseOf is the texts of the prose sentences alone.
+func proseOf(ss []Sentence) []string {
+	var out []string
+	for _, s := range ss {
+		if s.Unit == UnitProse {
+			out = append(out, s.Text)
+		}
+	}
+	return out
+}
+
 func TestSplitSentences(t *testing.T) {
 	text := "# Reading files\n\n" +
 		"The fs.readFile() method reads a whole file, e.g. a config file. It returns a\n" +
@@ -24,7 +35,7 @@ func TestSplitSentences(t *testing.T) {
 		"Name | Value | Notes\n\n" +
 		"    if (x) { return y; }\n\n" +
 		"$ cat file.txt | wc -l\n"
-	got := texts(Split(text))
+	got := proseOf(Split(text))
 	want := []string{
 		"The fs.readFile() method reads a whole file, e.g. a config file.",
 		"It returns a Promise when called from fs/promises!",
@@ -60,11 +71,11 @@ func TestSplitOffsets(t *testing.T) {
 // begins inside it has one fence (the closing one) and code before it.
 func TestSplitChunkCutInsideCode(t *testing.T) {
 	head := "    let x = compute(input);\n    println!(\"{x}\");\n}\n```\n\nThe function above prints the computed value of its input.\n"
-	if got := texts(Split(head)); len(got) != 1 || !strings.HasPrefix(got[0], "The function above") {
+	if got := proseOf(Split(head)); len(got) != 1 || !strings.HasPrefix(got[0], "The function above") {
 		t.Fatalf("begins inside a block: %q", got)
 	}
 	tail := "This paragraph explains what the program does with its input.\n\n```\nfn main() {\n    let x = compute(input);\n"
-	if got := texts(Split(tail)); len(got) != 1 || !strings.HasPrefix(got[0], "This paragraph") {
+	if got := proseOf(Split(tail)); len(got) != 1 || !strings.HasPrefix(got[0], "This paragraph") {
 		t.Fatalf("ends inside a block: %q", got)
 	}
 }
@@ -93,5 +104,29 @@ func TestSplitLines(t *testing.T) {
 	wrapped := "gitweb (commit 1130ef3) was merged into git as of commit\n0a8f4f0, after which it was no longer maintained separately.\n"
 	if got := texts(Split(wrapped)); len(got) != 1 || !strings.HasPrefix(got[0], "gitweb (commit 1130ef3) was merged") {
 		t.Fatalf("wrapped: %q", got)
+	}
+}
+
+// TestSplitUnits: a table's rows and a fenced code block are units of their own (issue 24: the
+// answer to "which …" is a table's rows, to "how do I …" a block of commands), each one
+// contiguous span of the text; a table's rule, a block the chunk holds only part of and a
+// block too long to be steps are not.
+func TestSplitUnits(t *testing.T) {
+	text := "To install it, run:\n\n```sh\ngo get github.com/spf13/pflag\n\ngo build ./...\n```\n\n" +
+		"| Name | Email |\n|---|---|\n| Shona Reid | accounts@example.co.uk |\n\n" +
+		"```\n" + strings.Repeat("x := 1\n", maxCodeLines+1) + "```\n\n" +
+		"The end of the text is here, in a sentence.\n\n```\nfn main() {\n"
+	var got []string
+	for _, s := range Split(text) {
+		if s.Unit != UnitProse {
+			if text[s.Start:s.End] != s.Text && strings.Join(strings.Fields(text[s.Start:s.End]), " ") != s.Text {
+				t.Errorf("%q is not its span %q", s.Text, text[s.Start:s.End])
+			}
+			got = append(got, s.Text)
+		}
+	}
+	want := []string{"go get github.com/spf13/pflag\n\ngo build ./...", "| Name | Email |", "| Shona Reid | accounts@example.co.uk |"}
+	if strings.Join(got, "\n--\n") != strings.Join(want, "\n--\n") {
+		t.Fatalf("units:\n%q\nwant\n%q", got, want)
 	}
 }

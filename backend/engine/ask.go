@@ -42,7 +42,15 @@ func (e *Engine) Ask(ctx context.Context, r AskRequest) (*AskResponse, error) {
 		return nil, askErr(ctx, err)
 	}
 	resp.Facts = facts.list
-	w := &answerWriter{e: e, passages: passages, cites: map[string]int{}, sources: map[string]*sourceText{}}
+	// Only passages that say all the question requires may answer it; the others are the
+	// closest passages when none does.
+	var answering []*passage
+	for _, p := range passages {
+		if p.supports() {
+			answering = append(answering, p)
+		}
+	}
+	w := &answerWriter{e: e, passages: answering, cites: map[string]int{}, sources: map[string]*sourceText{}}
 	factLines, err := w.factSentences(ctx, facts)
 	if err != nil {
 		return nil, askErr(ctx, err)
@@ -57,13 +65,15 @@ func (e *Engine) Ask(ctx context.Context, r AskRequest) (*AskResponse, error) {
 			opt = *e.askOptions
 		}
 		opt.Mention = facts.named
+		opt.Kind, opt.Required = answer.KindOf(r.Question), answer.RequiredTerms(r.Question)
 		if body, err = w.extractive(ctx, answer.Pick(w.answerPassages(), query, opt)); err != nil {
 			return nil, askErr(ctx, err)
 		}
 	}
 	text := ""
 	if all := append(factLines, body...); len(all) == 0 {
-		resp.Notice = joinNotice(resp.Notice, "nothing in the store answers this question")
+		resp.Notice = joinNotice(resp.Notice, notFoundNotice(passages, answering))
+		resp.Closest = closestPassages(passages)
 	} else {
 		text = render(all)
 		if words := answer.UnknownWords(r.Question, query); len(words) > 0 {
@@ -88,6 +98,43 @@ func (e *Engine) Ask(ctx context.Context, r AskRequest) (*AskResponse, error) {
 		return nil, askErr(ctx, err)
 	}
 	return resp, nil
+}
+
+// notFoundNotice says why there is no answer: no passage was found, or none says all the
+// question requires — then what the closest one leaves out.
+func notFoundNotice(all, answering []*passage) string {
+	if len(all) == 0 || len(answering) > 0 {
+		return "not found: nothing in the store answers this question"
+	}
+	best := all[0]
+	for _, p := range all[1:] {
+		if len(p.missing) < len(best.missing) {
+			best = p
+		}
+	}
+	return "not found: no passage says “" + strings.Join(best.missing, "”, “") + "” of what the question asks"
+}
+
+// maxClosest bounds the passages a "not found" returns.
+const maxClosest = 3
+
+// closestPassages are the best passages of the search, returned apart from an answer when
+// there is none: where to read on, not what the store says.
+func closestPassages(ps []*passage) []ClosestPassage {
+	out := []ClosestPassage{}
+	seen := map[string]bool{}
+	for _, p := range ps {
+		if len(out) == maxClosest {
+			break
+		}
+		if p.second || seen[p.result.DocumentID] {
+			continue
+		}
+		seen[p.result.DocumentID] = true
+		out = append(out, ClosestPassage{DocumentID: p.result.DocumentID, Path: p.result.Path, Title: p.result.Title,
+			LineStart: p.result.LineStart, LineEnd: p.result.LineEnd, Page: p.result.Page, Snippet: p.result.Snippet, Missing: p.missing})
+	}
+	return out
 }
 
 // modelAnswer asks the local chat model, when there is one and there are passages, and returns
@@ -165,6 +212,19 @@ type passage struct {
 	chunk  store.Chunk
 	sents  []answer.Sentence
 	second bool // the result's second-best chunk
+	// missing is what of the question this passage does not say (answer.Required.Missing, over
+	// its text, heading, title and file name): a passage that misses anything answers nothing.
+	missing []string
+}
+
+// supports reports whether the passage says everything the question requires.
+func (p *passage) supports() bool { return len(p.missing) == 0 }
+
+// passageContext is what a passage is read with when deciding whether it answers: its text,
+// its heading, its document's title and file name (a changelog's "1.9.0" section names its
+// project only in the file's name).
+func passageContext(p *passage) string {
+	return p.chunk.Heading + "\n" + p.result.Title + "\n" + filepath.Base(p.result.Path) + "\n" + p.chunk.Text
 }
 
 // askPassages runs the search for the question and loads each result's best chunk and its
@@ -235,6 +295,10 @@ func (e *Engine) askPassages(ctx context.Context, r AskRequest) ([]*passage, ans
 			}
 		}
 	}
+	req := answer.RequiredTerms(r.Question)
+	for _, p := range out {
+		p.missing = req.Missing(passageContext(p))
+	}
 	return out, answer.NewQuery(r.Question, res.Terms), nil
 }
 
@@ -260,16 +324,30 @@ func splitPassage(d store.Document, text string) []answer.Sentence {
 type answerSentence struct {
 	text  string
 	cites []int
+	code  bool // a code block, quoted verbatim in a fence of its own
 }
 
 // render writes the answer's sentences as one paragraph, each ending with its citations:
 // "… returns a Promise [2]." (the marker before the sentence's own final stop).
 func render(list []answerSentence) string {
-	parts := make([]string, 0, len(list))
-	for _, s := range list {
-		parts = append(parts, withMarkers(s.text, s.cites))
+	var b strings.Builder
+	for i, s := range list {
+		switch {
+		case s.code:
+			// A fence long enough for the code's own backticks, the citation after it.
+			fence := "```"
+			for strings.Contains(s.text, fence) {
+				fence += "`"
+			}
+			b.WriteString("\n\n" + fence + "\n" + s.text + "\n" + fence + "\n" + strings.TrimSpace(withMarkers("", s.cites)) + "\n\n")
+		default:
+			if i > 0 && !strings.HasSuffix(b.String(), "\n") {
+				b.WriteByte(' ')
+			}
+			b.WriteString(withMarkers(s.text, s.cites))
+		}
 	}
-	return strings.Join(parts, " ")
+	return strings.TrimSpace(b.String())
 }
 
 func withMarkers(text string, cites []int) string {

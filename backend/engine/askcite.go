@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -41,13 +42,21 @@ func (w *answerWriter) answerPassages() []answer.Passage {
 	return out
 }
 
-// extractive writes picked sentences: a run of consecutive sentences of one passage is one
-// stretch and one citation, which each of its sentences ends with.
+// extractive writes picked sentences: a run of sentences of one passage that follow each other
+// in its text, with nothing but space between them, is one stretch and one citation, which each
+// of its sentences ends with. Sentences with anything between them (a heading, a table, a
+// skipped line) are cited apart: a quote is one contiguous span of the file (issue 24). A code
+// block is a stretch of its own.
 func (w *answerWriter) extractive(ctx context.Context, picked []answer.Picked) ([]answerSentence, error) {
 	var out []answerSentence
 	for i := 0; i < len(picked); {
 		j := i + 1
 		for j < len(picked) && picked[j].Passage == picked[i].Passage && picked[j].Index == picked[j-1].Index+1 {
+			p := w.passages[picked[i].Passage]
+			prev, next := p.sents[picked[j-1].Index], p.sents[picked[j].Index]
+			if prev.Unit != answer.UnitProse || next.Unit != answer.UnitProse || strings.TrimSpace(p.chunk.Text[prev.End:next.Start]) != "" {
+				break
+			}
 			j++
 		}
 		p := w.passages[picked[i].Passage]
@@ -60,7 +69,7 @@ func (w *answerWriter) extractive(ctx context.Context, picked []answer.Picked) (
 			return nil, err
 		}
 		for _, k := range picked[i:j] {
-			out = append(out, answerSentence{text: p.sents[k.Index].Text, cites: []int{n}})
+			out = append(out, answerSentence{text: p.sents[k.Index].Text, cites: []int{n}, code: p.sents[k.Index].Unit == answer.UnitCode})
 		}
 		i = j
 	}
@@ -77,6 +86,12 @@ func (w *answerWriter) cite(ctx context.Context, p *passage, from, to int, quote
 	start, end, err := w.lines(ctx, p, from, to)
 	if err != nil {
 		return 0, err
+	}
+	if tabular(p.result.Path) {
+		// The CSV reader writes a row as "name: … | email: …"; the quote is the file's own line.
+		if raw, ok := fileLines(p.result.Path, start, end); ok {
+			quote = raw
+		}
 	}
 	n := len(w.list) + 1
 	w.cites[key] = n
@@ -296,4 +311,31 @@ func (c *sourceCache) put(k sourceKey, doc *extract.Document) {
 	c.tick++
 	c.entries[k] = &sourceEntry{doc: doc, used: c.tick, bytes: n}
 	c.bytes += n
+}
+
+// tabular reports whether a file is a table the reader rewrites row by row (CSV, TSV).
+func tabular(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".csv", ".tsv":
+		return true
+	}
+	return false
+}
+
+// fileLines is lines [start, end] of a file as one line of text, whitespace collapsed; false
+// when the file cannot be read (gone, too large) or has fewer lines.
+func fileLines(path string, start, end int) (string, bool) {
+	st, err := os.Stat(path)
+	if err != nil || st.Size() > maxSourceBytes || start < 1 {
+		return "", false
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", false
+	}
+	ls := strings.Split(string(data), "\n")
+	if end > len(ls) || end < start {
+		return "", false
+	}
+	return strings.Join(strings.Fields(strings.Join(ls[start-1:end], " ")), " "), true
 }

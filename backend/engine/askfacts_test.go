@@ -71,9 +71,10 @@ func TestAskFactsFollowWhatTheEntityDid(t *testing.T) {
 	if r.Notice != "" && strings.Contains(r.Notice, "nothing in the store") {
 		t.Fatalf("notice: %s", r.Notice)
 	}
-	// The passages answer too, with what they say of Acme; a sentence about invoices in
-	// general is not about Acme.
-	if !strings.Contains(r.Answer, "Acme changed its bank account in March, after a reminder from the bank [1].") || strings.Contains(r.Answer, "accounting team") {
+	// A passage answers only when it says what the question asks (issue 24): what Acme did in
+	// March without an invoice ("Acme changed its bank account in March") is not what Acme
+	// invoiced, and a sentence about invoices in general is not about Acme.
+	if strings.Contains(r.Answer, "bank account") || strings.Contains(r.Answer, "accounting team") {
 		t.Fatalf("answer: %s", r.Answer)
 	}
 	checkCitations(t, r)

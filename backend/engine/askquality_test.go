@@ -11,11 +11,17 @@ import (
 	"github.com/strata-app/strata/backend/search/quality"
 )
 
-// Floors of TestAskQuality, measured when ask landed (2026-11-26: 226 of 295 answers held a
-// sentence of a relevant document, 0.77; 0.71 of their sentences came from one), less 0.04–0.05.
+// Floors of TestAskQuality, measured 2026-11-29 (issue 24: an answer only from passages that
+// say what the question asks, by its words, not their stems): 168 of 295 answers held a
+// sentence of a relevant document (0.57; 0.77 before, when any sentence sharing enough stems
+// answered), and 0.78 of their sentences came from one (0.71 before), less 0.03. The quality
+// questions are phrased on purpose in other words than their documents ("shrink a web
+// server's reply body with Google's newer compression algorithm" for Brotli): a question so
+// unlike its answer's words is "not found" now rather than answered with sentences that share
+// its stems.
 const (
-	askQualityAnswered  = 0.72 // share of questions whose answer holds a sentence of a relevant document
-	askQualityPrecision = 0.67 // share of the answers' sentences that come from a relevant document
+	askQualityAnswered  = 0.54 // share of questions whose answer holds a sentence of a relevant document
+	askQualityPrecision = 0.75 // share of the answers' sentences that come from a relevant document
 )
 
 // TestAskQuality asks the quality corpus's 295 questions (real documents no one here wrote:

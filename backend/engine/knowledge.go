@@ -93,17 +93,32 @@ type Unsupported struct {
 
 // AskResponse is an answer with its citations.
 type AskResponse struct {
-	Question    string           `json:"question"`
-	Answer      string           `json:"answer"` // "" when nothing in the store answers it (Notice says so)
-	Citations   []Citation       `json:"citations"`
-	Facts       []Fact           `json:"facts"`
-	Mode        string           `json:"mode"` // extractive | llm
-	Model       string           `json:"model,omitempty"`
-	Unsupported []Unsupported    `json:"unsupported"`
-	Notice      string           `json:"notice,omitempty"`      // e.g. "nothing in the store answers this question"
-	DocumentID  string           `json:"document_id,omitempty"` // persist: the answer's document
-	Created     *bool            `json:"created,omitempty"`     // persist: false when the same answer was filed before
-	Embedder    *EmbeddingStatus `json:"embedder,omitempty"`
+	Question    string        `json:"question"`
+	Answer      string        `json:"answer"` // "" when nothing in the store answers it (Notice says so)
+	Citations   []Citation    `json:"citations"`
+	Facts       []Fact        `json:"facts"`
+	Mode        string        `json:"mode"` // extractive | llm
+	Model       string        `json:"model,omitempty"`
+	Unsupported []Unsupported `json:"unsupported"`
+	Notice      string        `json:"notice,omitempty"` // e.g. "not found: no passage says “turkey” of what the question asks"
+	// Closest are the search's best passages when there is no answer: shown apart from one,
+	// each with what of the question it does not say. Empty when there is an answer.
+	Closest    []ClosestPassage `json:"closest,omitempty"`
+	DocumentID string           `json:"document_id,omitempty"` // persist: the answer's document
+	Created    *bool            `json:"created,omitempty"`     // persist: false when the same answer was filed before
+	Embedder   *EmbeddingStatus `json:"embedder,omitempty"`
+}
+
+// ClosestPassage is a passage near a question that did not answer it.
+type ClosestPassage struct {
+	DocumentID string   `json:"document_id"`
+	Path       string   `json:"path,omitempty"`
+	Title      string   `json:"title"`
+	LineStart  int      `json:"line_start"`
+	LineEnd    int      `json:"line_end"`
+	Page       int      `json:"page,omitempty"`
+	Snippet    string   `json:"snippet"`
+	Missing    []string `json:"missing,omitempty"` // what of the question it does not say
 }
 
 // checkAsk validates a question and fills the defaults.
