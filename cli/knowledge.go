@@ -44,7 +44,7 @@ question on the same store gives the same answer and the same document.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			r.Question = strings.Join(args, " ")
 			return g.run(c, func(ctx context.Context, e *engine.Engine) (any, error) { return e.Ask(ctx, r) },
-				func(w io.Writer, v any) { printAnswer(w, v.(*engine.AskResponse)) })
+				func(w io.Writer, v any) { printAnswer(w, v.(*engine.AskResponse), r.Format == engine.AskSummaryWithSource) })
 		},
 	}
 	cmd.Flags().BoolVar(&r.Persist, "persist", false, "file the answer back into the store as a document citing its sources")
@@ -71,19 +71,37 @@ func givenCount(flag, field string, n, maxN int) error {
 }
 
 // printAnswer renders an answer for a person: the answer with its [n], the sources each with
-// its place and quote, the facts, the sentences removed for want of support, and the notice.
-func printAnswer(w io.Writer, a *engine.AskResponse) {
+// its place and quote (unless the answer lists them itself: summary_with_sources), the facts,
+// the sentences removed for want of support, and the notice. With no answer, the closest
+// passages follow, marked as what they are: where to read on, not an answer.
+func printAnswer(w io.Writer, a *engine.AskResponse, listsSources bool) {
 	notice := a.Notice
 	switch {
 	case a.Answer != "":
 		fmt.Fprintln(w, strings.TrimRight(a.Answer, "\n"))
+	case strings.HasPrefix(notice, "not found: "):
+		fmt.Fprintf(w, "Not found: %s.\n", strings.TrimRight(strings.TrimPrefix(notice, "not found: "), "."))
+		notice = ""
 	case notice != "":
 		fmt.Fprintf(w, "No answer: %s.\n", strings.TrimRight(notice, "."))
 		notice = ""
 	default:
 		fmt.Fprintln(w, "No answer: nothing in the store answers this question.")
 	}
-	if len(a.Citations) > 0 {
+	if len(a.Closest) > 0 {
+		fmt.Fprintln(w, "\nClosest passages (not an answer)")
+		for _, c := range a.Closest {
+			fmt.Fprintf(w, "  %s", citePlace(c.Path, c.Title, c.DocumentID, c.Page, c.LineStart))
+			if len(c.Missing) > 0 {
+				fmt.Fprintf(w, "  does not say: %s", strings.Join(c.Missing, ", "))
+			}
+			fmt.Fprintln(w)
+			if q := oneLine(c.Snippet); q != "" {
+				fmt.Fprintf(w, "      %s\n", q)
+			}
+		}
+	}
+	if len(a.Citations) > 0 && !listsSources {
 		fmt.Fprintln(w, "\nSources")
 		for _, c := range a.Citations {
 			fmt.Fprintf(w, "  [%d] %s", c.N, citePlace(c.Path, c.Title, c.DocumentID, c.Page, c.LineStart))

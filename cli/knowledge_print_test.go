@@ -30,7 +30,7 @@ func TestPrintAnswer(t *testing.T) {
 		DocumentID:  "doc_answer", Created: &yes,
 	}
 	var b strings.Builder
-	printAnswer(&b, a)
+	printAnswer(&b, a, false)
 	want := `Acme invoiced 1,540.00 EUR for widgets [1]. The invoice is due on 15 April [2].
 
 Sources
@@ -56,15 +56,33 @@ saved as document doc_answer
 
 	a.Created = &no
 	b.Reset()
-	printAnswer(&b, a)
+	printAnswer(&b, a, false)
 	if !strings.HasSuffix(b.String(), "saved before as document doc_answer (the same answer)\n") {
 		t.Fatalf("a second persist:\n%s", b.String())
 	}
 
 	b.Reset()
-	printAnswer(&b, &engine.AskResponse{Mode: engine.AskExtractive, Notice: "nothing in the store answers this question"})
+	printAnswer(&b, &engine.AskResponse{Mode: engine.AskExtractive, Notice: "nothing in the store answers this question"}, false)
 	if b.String() != "No answer: nothing in the store answers this question.\n\n(extractive)\n" {
 		t.Fatalf("no answer:\n%q", b.String())
+	}
+
+	// Not found: what is missing, then the closest passages, marked as no answer.
+	b.Reset()
+	printAnswer(&b, &engine.AskResponse{Mode: engine.AskExtractive, Notice: "not found: no passage says “3.9” of what the question asks",
+		Closest: []engine.ClosestPassage{{DocumentID: "doc_n", Path: "/usr/share/doc/grep/NEWS", Title: "NEWS", LineStart: 40, Snippet: "Noteworthy changes in release 3.8 (2022-09-02)", Missing: []string{"3.9"}}}}, false)
+	want = "Not found: no passage says “3.9” of what the question asks.\n\nClosest passages (not an answer)\n  /usr/share/doc/grep/NEWS:40  does not say: 3.9\n      Noteworthy changes in release 3.8 (2022-09-02)\n\n(extractive)\n"
+	if b.String() != want {
+		t.Fatalf("not found:\n%q\nwant\n%q", b.String(), want)
+	}
+
+	// summary_with_sources: the answer lists its sources itself; they are not printed twice
+	// (issue 24).
+	b.Reset()
+	printAnswer(&b, &engine.AskResponse{Mode: engine.AskExtractive, Answer: "It is 130 bytes [1].\n\nSources:\n[1] Nano ID — /n/README.md:13",
+		Citations: []engine.Citation{{N: 1, DocumentID: "doc_n", Path: "/n/README.md", Title: "Nano ID", LineStart: 13, Quote: "130 bytes"}}}, true)
+	if strings.Count(b.String(), "Sources") != 1 {
+		t.Fatalf("sources twice:\n%s", b.String())
 	}
 }
 

@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/strata-app/strata/backend/search"
@@ -18,10 +19,11 @@ const (
 	KindQuantity      // how much/many/long/big/old/often, what size/price/cost/total/amount
 	KindVersion       // which/what version or release
 	KindHowTo         // how do I, how to: steps, commands and code are answers
+	KindDefine        // what is X, what does X mean: the sentence that defines X
 )
 
 func (k Kind) String() string {
-	return [...]string{"any", "date", "quantity", "version", "how-to"}[k]
+	return [...]string{"any", "date", "quantity", "version", "how-to", "definition"}[k]
 }
 
 // quantityNouns make "what is the X" ask for a number.
@@ -68,6 +70,9 @@ func KindOf(question string) Kind {
 		case "what", "which":
 			// "what version", "which release", "what date", "what size" and "what is the total …":
 			// the kind is named in the next few words.
+			if DefinedTerm(question) != nil {
+				return KindDefine
+			}
 			for _, v := range ws[i+1 : min(len(ws), i+5)] {
 				switch {
 				case v == "version" || v == "versions" || v == "release":
@@ -92,7 +97,7 @@ func KindOf(question string) Kind {
 // Holds reports whether a sentence holds a value of the kind other than the ones the question
 // itself names (its identifiers: "1.9.0" in "When was 1.9.0 released?" is not the answer).
 func (k Kind) Holds(sentence string, r Required) bool {
-	if k == KindAny || k == KindHowTo {
+	if k == KindAny || k == KindHowTo || k == KindDefine {
 		return true
 	}
 	own := map[string]bool{}
@@ -173,6 +178,111 @@ func hasNumberWord(s string) bool {
 		if numberWords[w] {
 			return true
 		}
+	}
+	return false
+}
+
+// articles open the term a definition question asks about.
+var articles = map[string]bool{"a": true, "an": true, "the": true}
+
+// DefinedTerm is the term a definition question asks about, as its words ("What is a dpkg
+// trigger?" → dpkg trigger; "What does context length mean for an Ollama model?" → context
+// length), or nil when the question is not one: "what is/are X", "what's X", "what does X
+// mean", "define X". A term of more than four words is a question, not a term.
+func DefinedTerm(question string) []string {
+	ws := search.Words(question)
+	var term []string
+	meaning := false
+	switch {
+	case len(ws) >= 3 && ws[0] == "what" && (ws[1] == "is" || ws[1] == "are" || ws[1] == "s"):
+		term = ws[2:]
+	case len(ws) >= 4 && ws[0] == "what" && (ws[1] == "does" || ws[1] == "do"):
+		i := slices.Index(ws, "mean")
+		if i < 3 {
+			return nil
+		}
+		term, meaning = ws[2:i], true
+	case len(ws) >= 2 && ws[0] == "define":
+		term = ws[1:]
+	default:
+		return nil
+	}
+	for len(term) > 0 && articles[term[0]] {
+		term = term[1:]
+	}
+	// The term ends where its context begins ("context length for an Ollama model"); a stop
+	// word inside it makes it a clause ("what is it that …"), not a term.
+	for i, w := range term {
+		if w == "for" || w == "in" || w == "of" || w == "on" || w == "to" || w == "with" {
+			term = term[:i]
+			break
+		}
+		if search.IsStopWord(w) {
+			return nil
+		}
+	}
+	if len(term) == 0 || len(term) > 4 {
+		return nil
+	}
+	for _, w := range term {
+		if meaning {
+			break // "what does context length mean": a meaning, whatever the words
+		}
+		if quantityNouns[w] || w == "version" || w == "date" || w == "difference" || w == "best" || w == "default" {
+			return nil // "what is the total", "what is the default …": a value
+		}
+	}
+	return term
+}
+
+// defineVerbs follow a term its sentence defines: "X is …", "X means …", "X makes …".
+var defineVerbs = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`is are means mean refers refer makes make lets let provides provide describes describe
+		stands denotes represents represent specifies specify allows allow was were consists`) {
+		defineVerbs[w] = true
+	}
+}
+
+// Defines reports whether a sentence defines the term: the term among its first words (after
+// an article or a bullet's label), followed soon by a defining verb, or the sentence "X — …"
+// / "X: …" of a glossary.
+func Defines(sentence string, term []string) bool {
+	if definesAs(sentence, term) {
+		return true
+	}
+	// "A trigger is an event …" defines a dpkg trigger in a document about dpkg.
+	return len(term) > 1 && definesAs(sentence, term[len(term)-1:])
+}
+
+// HoldsTerm reports whether a sentence names a definition question's term, or its head word
+// (the last: "trigger" of "dpkg trigger").
+func HoldsTerm(sentence string, term []string) bool {
+	ws := search.Words(sentence)
+	return NameAt(ws, term) >= 0 || NameAt(ws, term[len(term)-1:]) >= 0
+}
+
+func definesAs(sentence string, term []string) bool {
+	ws := search.Words(sentence)
+	at := NameAt(ws, term)
+	if at < 0 || at > 3 {
+		return false
+	}
+	rest := ws[at+len(term):]
+	for i, w := range rest {
+		if i > 3 {
+			break
+		}
+		if defineVerbs[w] {
+			return true
+		}
+	}
+	// a glossary's "Bleed — extra image area …", "trigger: an event …"
+	after := strings.ToLower(sentence)
+	if i := strings.Index(after, strings.ToLower(term[len(term)-1])); i >= 0 {
+		tail := strings.TrimLeft(after[i+len(term[len(term)-1]):], " s")
+		return strings.HasPrefix(tail, "—") || strings.HasPrefix(tail, "–") || strings.HasPrefix(tail, ":") || strings.HasPrefix(tail, "- ") || strings.HasPrefix(tail, "(")
 	}
 	return false
 }

@@ -47,6 +47,9 @@ type Options struct {
 	// question's own identifiers (Required): a question asking when is answered by a date.
 	Kind     Kind
 	Required Required
+	// Define, for a definition question, is its term's words (DefinedTerm): only sentences
+	// naming it answer, and one that defines it comes first.
+	Define []string
 }
 
 // DefaultOptions: a few sentences, as a person would answer. Measured on the quality corpus's
@@ -85,7 +88,7 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 		p, i   int
 		share  float64
 		score  float64
-		follow bool // the value asked for is in the next sentence of the paragraph: it comes along
+		follow int // the next sentences that come along: the value asked for, the steps or list an introduction announces
 	}
 	stems := make([][][]string, len(passages))
 	var cands []cand
@@ -102,32 +105,50 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 			if share < o.MinShare || !mentions(s.Text, o.Mention) {
 				continue
 			}
-			follow := false
-			// "To install it, run:" and the block of commands after it: the steps come along.
-			if o.Kind == KindHowTo && s.Unit == UnitProse && i+1 < len(pa.Sentences) && pa.Sentences[i+1].Unit == UnitCode &&
-				pa.Sentences[i+1].Para == s.Para+1 {
-				follow = true
+			follow := 0
+			if strings.HasSuffix(s.Text, ":") && s.Unit == UnitProse {
+				// "Here's a table of the ways it can be used:", "To install it, run:": the list,
+				// rows or commands it announces come along, or it says nothing (issue 24).
+				follow = announced(pa.Sentences, i, o.Kind)
+				if follow == 0 {
+					continue
+				}
 			}
-			if !follow && !o.Kind.Holds(s.Text, o.Required) {
+			if follow == 0 && !o.Kind.Holds(s.Text, o.Required) {
 				// "OLLAMA_MAX_QUEUE - The maximum number of requests Ollama will queue. The default
 				// is 512.": the sentence that matches names the thing, the next one its value.
 				if i+1 >= len(pa.Sentences) || pa.Sentences[i+1].Para != s.Para || !o.Kind.Holds(pa.Sentences[i+1].Text, o.Required) {
 					continue
 				}
-				follow = true
+				follow = 1
+			}
+			if o.Kind == KindDate || o.Kind == KindQuantity || o.Kind == KindVersion {
+				with := s.Text
+				for k := i + 1; k <= i+follow; k++ {
+					with += " " + pa.Sentences[k].Text
+				}
+				if !o.Required.NamesIdent(with) {
+					continue // the value next to the question's subject (3.8), not another's
+				}
+			}
+			if leansBack(s.Text) && (i == 0 || pa.Sentences[i-1].Para != s.Para) {
+				// "This is equivalent to pub(in super)." at the start of its own list item or
+				// paragraph points back to something outside it: read alone it says something
+				// else, or something false (issue 24).
+				continue
+			}
+			if len(o.Define) > 0 && !HoldsTerm(s.Text, o.Define) && s.Unit != UnitRow {
+				continue // a definition question is answered by what is said of its term
 			}
 			score := share / (1 + o.RankDecay*float64(pa.Rank))
 			if o.ScorePower > 0 && pa.Score > 0 {
 				score *= math.Pow(pa.Score, o.ScorePower)
 			}
-			if strings.HasSuffix(s.Text, ":") && !follow {
-				score *= 0.8 // it introduces what follows (code, a list) without saying it
-			}
-			if !terminated(s.Text) {
+			if !terminated(s.Text) && follow == 0 {
 				score *= 0.85 // a fragment (a label, a parameter's description) says less than a sentence
 			}
-			if leansBack(s.Text) && (i == 0 || pa.Sentences[i-1].Para != s.Para) {
-				score *= 0.85 // points back to something the passage does not show
+			if len(o.Define) > 0 && Defines(s.Text, o.Define) {
+				score *= 1.5 // "X is …", "X means …": the definition, not a sentence that uses X
 			}
 			cands = append(cands, cand{p, i, share, score, follow})
 			best = max(best, score)
@@ -162,10 +183,12 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 			continue
 		}
 		need := len(s.Text)
-		var next *Picked
-		if c.follow && !taken[[2]int{c.p, c.i + 1}] {
-			next = &Picked{Passage: c.p, Index: c.i + 1, Context: true}
-			need += len(passages[c.p].Sentences[c.i+1].Text)
+		var next []Picked
+		for k := c.i + 1; k <= c.i+c.follow; k++ {
+			if !taken[[2]int{c.p, k}] {
+				next = append(next, Picked{Passage: c.p, Index: k, Context: true})
+				need += len(passages[c.p].Sentences[k].Text)
+			}
 		}
 		var ctx *Picked
 		if leansBack(s.Text) && c.i > 0 && passages[c.p].Sentences[c.i-1].Para == s.Para && !taken[[2]int{c.p, c.i - 1}] &&
@@ -186,9 +209,9 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 		}
 		out = append(out, Picked{Passage: c.p, Index: c.i, Share: c.share})
 		taken[[2]int{c.p, c.i}] = true
-		if next != nil {
-			out = append(out, *next)
-			taken[[2]int{c.p, c.i + 1}] = true
+		for _, n := range next {
+			out = append(out, n)
+			taken[[2]int{n.Passage, n.Index}] = true
 		}
 		chars += need
 		chosen++
@@ -267,4 +290,32 @@ func mentions(text string, names [][]string) bool {
 		}
 	}
 	return false
+}
+
+// maxAnnounced bounds the list items, rows or code blocks an introduction brings along.
+const maxAnnounced = 8
+
+// announced is how many sentences after sentences[i] (which ends with a colon) it announces:
+// the list items, table rows or (for a how-to question) code blocks that follow it, in the
+// paragraphs after its own, up to maxAnnounced. Zero when none follow.
+func announced(ss []Sentence, i int, k Kind) int {
+	n := 0
+	para := ss[i].Para
+	for j := i + 1; j < len(ss) && n < maxAnnounced; j++ {
+		s := ss[j]
+		switch {
+		case s.Para == para:
+			if n == 0 {
+				return 0 // the paragraph goes on: not an introduction
+			}
+		case s.Para != para+1:
+			return n // a gap: what followed was something else
+		case s.Item || s.Unit == UnitRow || s.Unit == UnitCode && k == KindHowTo:
+		default:
+			return n
+		}
+		para = s.Para
+		n++
+	}
+	return n
 }

@@ -95,3 +95,47 @@ func TestPickMention(t *testing.T) {
 		t.Fatalf("picked: %q", got)
 	}
 }
+
+// TestPickKeepsToItsUnit: a sentence that points back ("This is equivalent to …") at the start
+// of its own list item is not an answer on its own, and a definition question is answered by
+// the sentence that defines its term, not by a neighbour's (issue 24: "pub(crate) makes an item
+// visible within the current crate. This is equivalent to pub(in super)." was false).
+func TestPickKeepsToItsUnit(t *testing.T) {
+	text := "pub(in path) makes an item visible within the provided path.\n" +
+		"pub(crate) makes an item visible within the current crate.\n" +
+		"This is equivalent to pub(in crate) when the item is in the crate root module.\n" +
+		"pub(self) makes an item visible to the current module only.\n"
+	ps := []Passage{{Sentences: SplitLines(text), Score: 1}}
+	q := "What does pub(crate) mean?"
+	o := DefaultOptions
+	o.Kind, o.Required, o.Define = KindOf(q), RequiredTerms(q), DefinedTerm(q)
+	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
+	if len(got) != 1 || got[0] != "pub(crate) makes an item visible within the current crate." {
+		t.Fatalf("picked %q", got)
+	}
+}
+
+// TestPickBringsWhatAnIntroductionAnnounces: "Here's a table of …:" answers with its rows; an
+// introduction whose list is not there says nothing and is left out (issue 24: the paragraph
+// that introduces the lifetime elision rules, none of the rules).
+func TestPickBringsWhatAnIntroductionAnnounces(t *testing.T) {
+	with := "Here's a table of all the ways PhantomData could be used for variance:\n\n" +
+		"| Phantom type | variance of T |\n|---|---|\n| PhantomData<T> | covariant |\n| PhantomData<fn(T)> | contravariant |\n"
+	q := "How can PhantomData be used for variance?"
+	o := DefaultOptions
+	o.Kind, o.Required = KindOf(q), RequiredTerms(q)
+	ps := []Passage{{Sentences: Split(with), Score: 1}}
+	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
+	if len(got) < 3 || !strings.HasSuffix(got[0], ":") || got[1] != "| Phantom type | variance of T |" || got[len(got)-1] != "| PhantomData<fn(T)> | contravariant |" {
+		t.Fatalf("with its table: %q", got)
+	}
+	without := "The compiler applies the lifetime elision rules in this order:\n\n# Next section\n\nLifetimes of functions are elided by the compiler in many cases.\n"
+	q = "What are the lifetime elision rules?"
+	o.Kind, o.Required, o.Define = KindOf(q), RequiredTerms(q), DefinedTerm(q)
+	ps = []Passage{{Sentences: Split(without), Score: 1}}
+	for _, s := range pickedTexts(ps, Pick(ps, NewQuery(q, nil), o)) {
+		if strings.HasSuffix(s, ":") {
+			t.Fatalf("an introduction without what it announces: %q", s)
+		}
+	}
+}

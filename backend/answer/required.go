@@ -275,3 +275,26 @@ func inflections(w string) []string {
 // (engine/testdata/ask/tune): half let 4 of its 12 unanswerable questions through against 3,
 // for 2 more right answers of 42.
 func allowedMissing(n int) int { return (n + 1) / 3 }
+
+// NamesIdent reports whether text holds one of the question's identifiers, or the question
+// names none: a value asked of "grep 3.8" is the one written next to 3.8, not another
+// release's date in the same file.
+func (r Required) NamesIdent(text string) bool {
+	var ids []string
+	for _, p := range append([]Required{r}, r.Parts...) {
+		ids = append(ids, p.Idents...)
+	}
+	if len(ids) == 0 {
+		return true
+	}
+	toks := map[string]bool{}
+	for _, t := range identTokens(text) {
+		toks[normIdent(t)] = true
+	}
+	for _, id := range ids {
+		if toks[id] {
+			return true
+		}
+	}
+	return false
+}

@@ -24,6 +24,8 @@ type Sentence struct {
 	// each a unit of meaning of its own (issue 24: the answer to "which …" is often a table's
 	// rows, to "how do I …" a block of commands).
 	Unit Unit
+	// Item marks a sentence of a list item.
+	Item bool
 }
 
 // Unit is the kind of a Sentence.
@@ -467,7 +469,7 @@ func splitBlock(text string, b block) []Sentence {
 		if !item && e == b.end && n < labelWords && !terminated(raw) {
 			return // a title, caption or label standing alone ("Listing 21-11: Spawning a new thread")
 		}
-		out = append(out, Sentence{Start: s, End: e, Text: strings.Join(strings.Fields(raw), " ")})
+		out = append(out, Sentence{Start: s, End: e, Text: strings.Join(strings.Fields(raw), " "), Item: item})
 	}
 	i := start
 	for i < b.end {

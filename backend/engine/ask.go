@@ -65,7 +65,7 @@ func (e *Engine) Ask(ctx context.Context, r AskRequest) (*AskResponse, error) {
 			opt = *e.askOptions
 		}
 		opt.Mention = facts.named
-		opt.Kind, opt.Required = answer.KindOf(r.Question), answer.RequiredTerms(r.Question)
+		opt.Kind, opt.Required, opt.Define = answer.KindOf(r.Question), answer.RequiredTerms(r.Question), answer.DefinedTerm(r.Question)
 		if body, err = w.extractive(ctx, answer.Pick(w.answerPassages(), query, opt)); err != nil {
 			return nil, askErr(ctx, err)
 		}

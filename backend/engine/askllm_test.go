@@ -175,3 +175,21 @@ func TestAskLLMFallsBack(t *testing.T) {
 		t.Fatalf("no answer: %+v", r)
 	}
 }
+
+// TestAskLLMAbstainsToo: with a chat model, a question no passage supports (it names Zanzibar,
+// which no document does) is "not found" as it is without one: the model is sent nothing to
+// answer from, and whatever it would write is not an answer (issue 24).
+func TestAskLLMAbstainsToo(t *testing.T) {
+	e, f := askLLMStore(t, func(string) string { return "Tomatoes in Zanzibar need 12 hours of sun [1]." })
+	r := ask(t, e, engine.AskRequest{Question: "How much direct sunlight do tomato plants need in Zanzibar?"})
+	if r.Answer != "" || !strings.Contains(r.Notice, "not found: no passage says “zanzibar”") || len(r.Closest) == 0 {
+		t.Fatalf("answer %q, notice %q", r.Answer, r.Notice)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, p := range f.prompts {
+		if strings.Contains(fmt.Sprint(p), "Zanzibar") {
+			t.Fatalf("the model was asked: %v", p)
+		}
+	}
+}

@@ -123,7 +123,9 @@ test("ask: a question nothing answers says so", async () => {
   await byId("ask-button").click();
   const empty = byId("answer-empty");
   await empty.waitFor({ timeout: 15000 });
-  assert.match(await empty.innerText(), /Nothing in the store answers this/);
+  assert.match(await empty.innerText(), /Not found: nothing in the store answers this/);
+  // the closest passages, marked as no answer, each with what it does not say
+  assert.match(await byId("answer-closest").innerText(), /does not say “/);
   assert.equal(await byId("answer-save").count(), 0, "nothing to save");
   await shot("k4-ask-nothing");
 });

@@ -87,6 +87,8 @@ describe('mode and saving', () => {
 describe('noticeText', () => {
   it('makes a sentence of a notice', () => {
     expect(noticeText('only 2 passages matched')).toBe('Only 2 passages matched.');
+    // the card says "Not found" itself
+    expect(noticeText('not found: no passage says “3.9” of what the question asks')).toBe('No passage says “3.9” of what the question asks.');
     expect(noticeText('Done.')).toBe('Done.');
     expect(noticeText(undefined)).toBe('');
     expect(noticeText('  ')).toBe('');

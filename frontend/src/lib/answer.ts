@@ -44,12 +44,12 @@ export function splitAnswer(answer: string, citations: Citation[]): AnswerPart[]
 }
 
 /** Where a citation opens: its document at its first line (highlighted there), else its chunk. */
-export function citeHref(c: Citation): string {
-  return c.line_start > 0 ? href.document(c.document_id, { line: c.line_start }) : href.document(c.document_id, { chunk: c.chunk_id });
+export function citeHref(c: Pick<Citation, 'document_id' | 'line_start'> & { chunk_id?: string }): string {
+  return c.line_start > 0 || !c.chunk_id ? href.document(c.document_id, { line: c.line_start }) : href.document(c.document_id, { chunk: c.chunk_id });
 }
 
 /** A citation's place: "path:line", "path p. N", or "line N" for a note without a file. */
-export function citePlace(c: Citation): string {
+export function citePlace(c: Pick<Citation, 'path' | 'line_start' | 'page'>): string {
   return citation({ path: c.path, line_start: c.line_start, page: c.page });
 }
 
@@ -100,6 +100,7 @@ export function savedText(a: Pick<AskResponse, 'document_id' | 'created'>): stri
 
 /** A notice from the engine ("nothing in the store answers this question") as a sentence. */
 export function noticeText(n: string | undefined): string {
-  const t = (n ?? '').trim().replace(/\.+$/, '');
+  // "not found: no passage says “3.9” …": the card says "Not found" itself
+  const t = (n ?? '').trim().replace(/^not found:\s*/i, '').replace(/\.+$/, '');
   return t ? t.charAt(0).toUpperCase() + t.slice(1) + '.' : '';
 }

@@ -68,6 +68,7 @@ export namespace engine {
 	    model?: string;
 	    unsupported: Unsupported[];
 	    notice?: string;
+	    closest?: ClosestPassage[];
 	    document_id?: string;
 	    created?: boolean;
 	    embedder?: EmbeddingStatus;
@@ -95,6 +96,16 @@ export namespace engine {
 	    page?: number;
 	    chunk_id: string;
 	    quote: string;
+	}
+	export interface ClosestPassage {
+	    document_id: string;
+	    path?: string;
+	    title: string;
+	    line_start: number;
+	    line_end: number;
+	    page?: number;
+	    snippet: string;
+	    missing?: string[];
 	}
 	export interface DocumentDetail {
 	    document_id: string;

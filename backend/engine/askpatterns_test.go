@@ -1,0 +1,95 @@
+package engine_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/strata-app/strata/backend/engine"
+)
+
+// TestAskPatterns: the ways issue 24 found ask answering something else, each on real
+// documents of the tune set (testdata/ask/tune: GNU NEWS files, Ollama's documentation, notes
+// and invoices as a person writes them).
+func TestAskPatterns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a store of the tune set")
+	}
+	dir, err := filepath.Abs(filepath.Join("testdata", "ask", "tune", "docs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := open(t, func(c *engine.Config) { c.Now = nil })
+	ingestEnriched(t, e, dir)
+
+	t.Run("answering something else", func(t *testing.T) {
+		// The documents say "capital" only of letters, and name no Turkey; grep's NEWS has
+		// release dates, but not 3.9's. "Not found", naming what is missing, with the closest
+		// passages apart from an answer.
+		for q, missing := range map[string]string{
+			"What is the capital of Turkey?": "turkey",
+			"When was grep 3.9 released?":    "3.9",
+		} {
+			r := ask(t, e, engine.AskRequest{Question: q})
+			if r.Answer != "" || len(r.Citations) != 0 || !strings.HasPrefix(r.Notice, "not found: ") || !strings.Contains(r.Notice, "“"+missing+"”") || len(r.Closest) == 0 {
+				t.Errorf("%q: answer %q, notice %q, %d closest", q, r.Answer, r.Notice, len(r.Closest))
+			}
+		}
+	})
+
+	t.Run("the sentence holding the value", func(t *testing.T) {
+		// A date question is answered by the sentence with the date next to its subject, not
+		// by another release's date in the same file.
+		r := ask(t, e, engine.AskRequest{Question: "When was grep 3.8 released?"})
+		if !strings.Contains(r.Answer, "2022-09-02") || strings.Contains(r.Answer, "2007") {
+			t.Errorf("answer: %s", r.Answer)
+		}
+		contiguous(t, r)
+	})
+
+	t.Run("commands for how to", func(t *testing.T) {
+		// The answer to "how do I" is the command, quoted verbatim in a code block.
+		r := ask(t, e, engine.AskRequest{Question: "How do I run Ollama in Docker with an NVIDIA GPU?"})
+		if !strings.Contains(r.Answer, "```\ndocker run -d --gpus=all -v ollama:/root/.ollama -p 11434:11434 --name ollama ollama/ollama\n```") {
+			t.Errorf("answer: %s", r.Answer)
+		}
+		contiguous(t, r)
+	})
+
+	t.Run("a table's row", func(t *testing.T) {
+		// The person is a row of a contacts table: the row answers.
+		r := ask(t, e, engine.AskRequest{Question: "Who is Hannah Voss?"})
+		if !strings.Contains(r.Answer, "hannah@vosskettle.co.uk") {
+			t.Errorf("answer: %s (%s)", r.Answer, r.Notice)
+		}
+		contiguous(t, r)
+	})
+}
+
+// contiguous fails when a citation's quote is not one contiguous span of its cited lines
+// (whitespace aside): a quote stitched from separate lines is several citations.
+func contiguous(t *testing.T, r *engine.AskResponse) {
+	t.Helper()
+	checkCitations(t, r)
+	for _, c := range r.Citations {
+		if c.Path == "" || c.Page > 0 {
+			continue
+		}
+		raw, err := os.ReadFile(c.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(raw), "\n")
+		span := strings.Join(strings.Fields(strings.Join(lines[c.LineStart-1:c.LineEnd], " ")), " ")
+		quote := strings.Join(strings.Fields(c.Quote), " ")
+		// Markdown's own marks (a list bullet, a table's pipes, emphasis) stay in the file.
+		if !strings.Contains(span, quote) && !strings.Contains(stripMarks(span), stripMarks(quote)) {
+			t.Errorf("[%d] %s:%d-%d is not one span: %q in %q", c.N, filepath.Base(c.Path), c.LineStart, c.LineEnd, quote, span)
+		}
+	}
+}
+
+func stripMarks(s string) string {
+	return strings.Join(strings.Fields(strings.NewReplacer("|", " ", "*", "", "`", "", "_", "").Replace(s)), " ")
+}
