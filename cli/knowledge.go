@@ -44,7 +44,9 @@ question on the same store gives the same answer and the same document.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			r.Question = strings.Join(args, " ")
 			return g.run(c, func(ctx context.Context, e *engine.Engine) (any, error) { return e.Ask(ctx, r) },
-				func(w io.Writer, v any) { printAnswer(w, v.(*engine.AskResponse), r.Format == engine.AskSummaryWithSource) })
+				func(w io.Writer, v any) {
+					printAnswer(w, v.(*engine.AskResponse), r.Format == engine.AskSummaryWithSource)
+				})
 		},
 	}
 	cmd.Flags().BoolVar(&r.Persist, "persist", false, "file the answer back into the store as a document citing its sources")
