@@ -99,8 +99,8 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 			st := search.Stems(s.Text)
 			stems[p][i] = st
 			share, _ := q.Share(st)
-			if s.Unit == UnitCode && o.Kind != KindHowTo {
-				continue // code answers how to do something, nothing else
+			if s.Unit == UnitCode && o.Kind != KindHowTo || s.Header {
+				continue // code answers how to do something, nothing else; a header names columns
 			}
 			if share < o.MinShare || !mentions(s.Text, o.Mention) {
 				continue

@@ -24,8 +24,8 @@ type Sentence struct {
 	// each a unit of meaning of its own (issue 24: the answer to "which …" is often a table's
 	// rows, to "how do I …" a block of commands).
 	Unit Unit
-	// Item marks a sentence of a list item.
-	Item bool
+	// Item marks a sentence of a list item; Header a table's header row.
+	Item, Header bool
 }
 
 // Unit is the kind of a Sentence.
@@ -102,7 +102,7 @@ func unitSentence(text string, b block) (Sentence, bool) {
 		if cells < 2 || len(raw) > maxBytes {
 			return Sentence{}, false
 		}
-		return Sentence{Start: b.start, End: b.end, Text: strings.Join(strings.Fields(raw), " "), Unit: UnitRow}, true
+		return Sentence{Start: b.start, End: b.end, Text: strings.Join(strings.Fields(raw), " "), Unit: UnitRow, Header: b.header}, true
 	case UnitCode:
 		if strings.Count(raw, "\n")+1 > maxCodeLines || len(raw) > maxCodeBytes || countWords(raw) == 0 {
 			return Sentence{}, false
@@ -117,6 +117,7 @@ func unitSentence(text string, b block) (Sentence, bool) {
 type block struct {
 	start, end int
 	unit       Unit
+	header     bool // a table's header row
 }
 
 // tableRule reports whether a table row is its header's rule ("|---|:---:|").
@@ -149,18 +150,18 @@ func blocks(text string, perLine bool) []block {
 	ls := lines(text)
 	code := codeLines(text, ls)
 	var out []block
-	cur := block{-1, -1, UnitProse}
+	cur := block{-1, -1, UnitProse, false}
 	flush := func() {
 		if cur.start >= 0 {
 			out = append(out, cur)
 		}
-		cur = block{-1, -1, UnitProse}
+		cur = block{-1, -1, UnitProse, false}
 	}
 	// A code block is quoted whole only when the text holds both its fences: a chunk that
 	// begins or ends inside one (codeHead) holds part of it.
-	codeBlock := block{-1, -1, UnitCode}
+	codeBlock := block{-1, -1, UnitCode, false}
 	fenceOpen := false
-	dropCode := func() { codeBlock = block{-1, -1, UnitCode} }
+	dropCode := func() { codeBlock = block{-1, -1, UnitCode, false} }
 	prevBlank := true
 	inIndented := false
 	for i, l := range ls {
@@ -196,7 +197,10 @@ func blocks(text string, perLine bool) []block {
 		case isTableRow(trimmed):
 			flush()
 			if !tableRule(trimmed) {
-				out = append(out, block{l.start, l.end, UnitRow})
+				// A table's header (the row over its rule) names columns: it answers nothing on
+				// its own, but comes with the rows an introduction brings.
+				header := i+1 < len(ls) && tableRule(strings.TrimSpace(text[ls[i+1].start:ls[i+1].end]))
+				out = append(out, block{l.start, l.end, UnitRow, header})
 			}
 		case isHeading(s), capsHeading(trimmed), isPrompt(trimmed), symbolic(trimmed):
 			flush()

@@ -109,8 +109,8 @@ func TestSplitLines(t *testing.T) {
 
 // TestSplitUnits: a table's rows and a fenced code block are units of their own (issue 24: the
 // answer to "which …" is a table's rows, to "how do I …" a block of commands), each one
-// contiguous span of the text; a table's rule, a block the chunk holds only part of and a
-// block too long to be steps are not.
+// contiguous span of the text, a table's header marked as one; a table's rule, a block the
+// chunk holds only part of and a block too long to be steps are not.
 func TestSplitUnits(t *testing.T) {
 	text := "To install it, run:\n\n```sh\ngo get github.com/spf13/pflag\n\ngo build ./...\n```\n\n" +
 		"| Name | Email |\n|---|---|\n| Shona Reid | accounts@example.co.uk |\n\n" +
@@ -123,6 +123,9 @@ func TestSplitUnits(t *testing.T) {
 				t.Errorf("%q is not its span %q", s.Text, text[s.Start:s.End])
 			}
 			got = append(got, s.Text)
+			if s.Header != (s.Text == "| Name | Email |") {
+				t.Errorf("%q: header %v", s.Text, s.Header)
+			}
 		}
 	}
 	want := []string{"go get github.com/spf13/pflag\n\ngo build ./...", "| Name | Email |", "| Shona Reid | accounts@example.co.uk |"}
