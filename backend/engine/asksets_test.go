@@ -93,6 +93,15 @@ func (t askTally) String() string {
 
 func (t askTally) unansweredWrong() int { return t.unanswerable - t.by[verdictAbstain] }
 
+// askSetFloors are what TestAskSets asserts of each set: measured 2026-11-29 (held-out: right
+// 30 of 76, wrong 19, 18 of 23 unanswerable said "not found"; tune: 14 of 42, 10, 9 of 12),
+// less a little. Issue 24's targets are far above them (right ≥ 60 %, wrong ≤ 5 %, ≥ 90 % of the
+// unanswerable "not found"): the floors keep what has been reached from falling back.
+var askSetFloors = map[string]struct{ right, wrong, abstained int }{
+	"heldout": {right: 28, wrong: 21, abstained: 17},
+	"tune":    {right: 13, wrong: 11, abstained: 8},
+}
+
 // TestAskSets asks two sets of questions written with their answers before ask was run on
 // them, over documents of kinds the search quality corpus does not hold (READMEs, changelogs
 // and specs of other projects, notes, minutes, invoices and reminders as people write them;
@@ -152,6 +161,11 @@ func TestAskSets(t *testing.T) {
 			}
 			if tally.verbatim != tally.cited {
 				t.Errorf("%d of %d citations do not hold their quote on their lines", tally.cited-tally.verbatim, tally.cited)
+			}
+			f := askSetFloors[set]
+			wrong := tally.by[verdictWrong] - tally.unansweredWrong()
+			if tally.by[verdictRight] < f.right || wrong > f.wrong || tally.by[verdictAbstain] < f.abstained {
+				t.Errorf("%s: below its floors (right ≥ %d, wrong ≤ %d, unanswerable abstained ≥ %d)", tally, f.right, f.wrong, f.abstained)
 			}
 		})
 	}
