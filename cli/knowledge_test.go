@@ -62,7 +62,10 @@ func TestAskCommand(t *testing.T) {
 	if r := strata(t, dir, "", "ask", "--persist", "heron nests"); r.code != 0 || !strings.HasSuffix(r.out, "saved before as document "+m[1]+" (the same answer)\n") {
 		t.Fatalf("ask --persist again:\n%s%s", r.out, r.err)
 	}
-	if r := strata(t, dir, "", "ask", "zqxjv wombat tariffs"); r.code != 0 || !strings.HasPrefix(r.out, "No answer: ") || strings.Contains(r.out, "Sources") {
+	// Nothing answers: "Not found", what is missing, and the closest passages marked as no
+	// answer (issue 24); no sources, since nothing is cited.
+	if r := strata(t, dir, "", "ask", "zqxjv wombat tariffs"); r.code != 0 || !strings.HasPrefix(r.out, "Not found: no passage says “zqxjv”") ||
+		!strings.Contains(r.out, "Closest passages (not an answer)") || strings.Contains(r.out, "Sources") {
 		t.Fatalf("nothing answers:\n%s%s", r.out, r.err)
 	}
 
