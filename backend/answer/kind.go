@@ -224,10 +224,10 @@ func DefinedTerm(question string) []string {
 	if len(term) == 0 || len(term) > 4 {
 		return nil
 	}
+	if meaning {
+		return term // "what does context length mean": a meaning, whatever the words
+	}
 	for _, w := range term {
-		if meaning {
-			break // "what does context length mean": a meaning, whatever the words
-		}
 		if quantityNouns[w] || w == "version" || w == "date" || w == "difference" || w == "best" || w == "default" {
 			return nil // "what is the total", "what is the default …": a value
 		}

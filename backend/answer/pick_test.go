@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -137,5 +138,51 @@ func TestPickBringsWhatAnIntroductionAnnounces(t *testing.T) {
 		if strings.HasSuffix(s, ":") {
 			t.Fatalf("an introduction without what it announces: %q", s)
 		}
+	}
+}
+
+// TestKindOf: what a question asks for, read from its first words.
+func TestKindOf(t *testing.T) {
+	for q, want := range map[string]Kind{
+		"When was grep 3.8 released?":                        KindDate,
+		"When should basil flower buds be pinched off?":      KindAny,
+		"How many requests will the server queue?":           KindQuantity,
+		"What's the total on invoice BPS-2024-0118?":         KindQuantity,
+		"Which version of Go do I need?":                     KindVersion,
+		"How do I install pflag?":                            KindHowTo,
+		"What is a dpkg trigger?":                            KindDefine,
+		"What does context length mean for an Ollama model?": KindDefine,
+		"What is the rent for a half plot?":                  KindQuantity,
+		"Who is Hannah Voss?":                                KindAny,
+	} {
+		if got := KindOf(q); got != want {
+			t.Errorf("%q: %v, want %v", q, got, want)
+		}
+	}
+	if got := DefinedTerm("What does context length mean for an Ollama model?"); strings.Join(got, " ") != "context length" {
+		t.Errorf("term %q", got)
+	}
+}
+
+// TestRequiredTerms: identifiers and names as written, content words as words or their
+// inflections, never a stem's neighbour (issue 24: capital is not capitalization).
+func TestRequiredTerms(t *testing.T) {
+	r := RequiredTerms("When was grep 3.9 released?")
+	if strings.Join(r.Idents, ",") != "3.9" || strings.Join(r.Words, ",") != "grep,released" {
+		t.Fatalf("%+v", r)
+	}
+	if m := r.Missing("Noteworthy changes in release 3.8 of grep"); strings.Join(m, ",") != "3.9" {
+		t.Errorf("missing %q", m)
+	}
+	r = RequiredTerms("What is the capital of Turkey?")
+	if strings.Join(r.Names, ",") != "turkey" {
+		t.Fatalf("%+v", r)
+	}
+	if m := r.Missing("Capitalization of Turkish letters in the locale"); !slices.Contains(m, "capital") || !slices.Contains(m, "turkey") {
+		t.Errorf("capitalization holds capital, Turkish Turkey: missing %q", m)
+	}
+	r = RequiredTerms("How much is the yearly rent for a half plot?")
+	if m := r.Missing("Half plots: £38 per year, paid as rent in April."); len(m) != 0 {
+		t.Errorf("plots, year: missing %q", m)
 	}
 }
