@@ -94,43 +94,37 @@ func KindOf(question string) Kind {
 	return KindAny
 }
 
-// Holds reports whether a sentence holds a value of the kind other than the ones the question
-// itself names (its identifiers: "1.9.0" in "When was 1.9.0 released?" is not the answer).
-func (k Kind) Holds(sentence string, r Required) bool {
-	if k == KindAny || k == KindHowTo || k == KindDefine {
+// holds reports whether a sentence holds a value of the kind other than the ones the question
+// itself names (own, its identifiers: "1.9.0" in "When was 1.9.0 released?" is not the answer).
+func (k Kind) holds(sentence string, own map[string]bool) bool {
+	switch k {
+	case KindAny, KindHowTo, KindDefine:
 		return true
-	}
-	own := map[string]bool{}
-	for _, p := range append([]Required{r}, r.Parts...) {
-		for _, id := range p.Idents {
-			own[id] = true
+	case KindDate:
+		if hasMonthOrDay(sentence) {
+			return true
 		}
-	}
-	if k == KindDate && hasMonthOrDay(sentence) {
-		return true
-	}
-	if k == KindQuantity && hasNumberWord(sentence) {
-		return true
+	case KindQuantity:
+		if hasNumberWord(sentence) {
+			return true
+		}
 	}
 	for _, t := range identTokens(sentence) {
 		if !hasDigit(t) || own[normIdent(t)] {
 			continue
 		}
-		switch k {
-		case KindQuantity:
+		switch {
+		case k == KindQuantity,
+			k == KindVersion && (strings.Contains(t, ".") || len(t) <= 3),
+			k == KindDate && isDateToken(t):
 			return true
-		case KindVersion:
-			if strings.Contains(t, ".") || len(t) <= 3 {
-				return true
-			}
-		case KindDate:
-			if isDateToken(t) {
-				return true
-			}
 		}
 	}
 	return false
 }
+
+// asksValue reports whether the kind is a value's (a date, a quantity, a version).
+func (k Kind) asksValue() bool { return k == KindDate || k == KindQuantity || k == KindVersion }
 
 // hasMonthOrDay reports whether a sentence names a month or a weekday, as a date is written in
 // words ("Sat 15 June", "14 February 2024").
@@ -148,18 +142,21 @@ func hasMonthOrDay(s string) bool {
 }
 
 // isDateToken reports whether a token is written as a date or a year: 2024-04-04, 04.04.2024,
-// 4/4, 1998.
+// 4/4, 1998 — digits (at least three) and the separators of a date only.
 func isDateToken(t string) bool {
 	if isYear(t) {
 		return true
 	}
-	digitsOnly := strings.Map(func(r rune) rune {
-		if r >= '0' && r <= '9' {
-			return r
+	digits := 0
+	for _, r := range t {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case r != '-' && r != '.' && r != '/':
+			return false
 		}
-		return -1
-	}, t)
-	return len(digitsOnly) >= 3 && strings.ContainsAny(t, "-./") && len(digitsOnly) == len(t)-strings.Count(t, "-")-strings.Count(t, ".")-strings.Count(t, "/")
+	}
+	return digits >= 3 && digits < len(t)
 }
 
 // numberWords are numbers written out ("at least six hours", "twice a week").
@@ -168,7 +165,7 @@ var numberWords = map[string]bool{}
 func init() {
 	for _, w := range strings.Fields(`one two three four five six seven eight nine ten eleven twelve thirteen fourteen
 		fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred
-		thousand million billion dozen half twice once double triple`) {
+		thousand million billion dozen half twice double triple`) {
 		numberWords[w] = true
 	}
 }

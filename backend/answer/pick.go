@@ -90,18 +90,19 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 		score  float64
 		follow int // the next sentences that come along: the value asked for, the steps or list an introduction announces
 	}
+	own := o.Required.identSet()
 	stems := make([][][]string, len(passages))
 	var cands []cand
 	best := 0.0
 	for p, pa := range passages {
 		stems[p] = make([][]string, len(pa.Sentences))
 		for i, s := range pa.Sentences {
-			st := search.Stems(s.Text)
-			stems[p][i] = st
-			share, _ := q.Share(st)
 			if s.Unit == UnitCode && o.Kind != KindHowTo || s.Header {
 				continue // code answers how to do something, nothing else; a header names columns
 			}
+			st := search.Stems(s.Text)
+			stems[p][i] = st
+			share, _ := q.Share(st)
 			if share < o.MinShare || !mentions(s.Text, o.Mention) {
 				continue
 			}
@@ -114,20 +115,20 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 					continue
 				}
 			}
-			if follow == 0 && !o.Kind.Holds(s.Text, o.Required) {
+			if follow == 0 && !o.Kind.holds(s.Text, own) {
 				// "OLLAMA_MAX_QUEUE - The maximum number of requests Ollama will queue. The default
 				// is 512.": the sentence that matches names the thing, the next one its value.
-				if i+1 >= len(pa.Sentences) || pa.Sentences[i+1].Para != s.Para || !o.Kind.Holds(pa.Sentences[i+1].Text, o.Required) {
+				if i+1 >= len(pa.Sentences) || pa.Sentences[i+1].Para != s.Para || !o.Kind.holds(pa.Sentences[i+1].Text, own) {
 					continue
 				}
 				follow = 1
 			}
-			if o.Kind == KindDate || o.Kind == KindQuantity || o.Kind == KindVersion {
+			if o.Kind.asksValue() && len(own) > 0 {
 				with := s.Text
 				for k := i + 1; k <= i+follow; k++ {
 					with += " " + pa.Sentences[k].Text
 				}
-				if !o.Required.NamesIdent(with) {
+				if !namesIdent(with, own) {
 					continue // the value next to the question's subject (3.8), not another's
 				}
 			}

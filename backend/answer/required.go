@@ -30,9 +30,6 @@ type Required struct {
 	Parts  []Required
 }
 
-// Empty reports whether nothing is required (a question of stop words only).
-func (r Required) Empty() bool { return len(r.Idents)+len(r.Names)+len(r.Words)+len(r.Parts) == 0 }
-
 // secondQuestion finds where a second question begins: ", and" or "and" before a question
 // word or an auxiliary ("…, and does basil tolerate frost?", "… and what does it cost?").
 func secondQuestion(q string) int {
@@ -60,7 +57,7 @@ var frameWords = map[string]bool{}
 func init() {
 	for _, w := range strings.Fields(`what whats when where which who whom whose why how much many long often far old big large
 		tell show explain find know please anything something someone somebody there here ever exactly currently actually
-		right ok okay happen happens happened go goes going went come comes came done`) {
+		right ok okay happen happens happened come comes came done`) {
 		frameWords[w] = true
 	}
 }
@@ -139,7 +136,7 @@ func RequiredTerms(question string) Required {
 		}
 		for _, w := range search.Words(word) {
 			switch {
-			case idents[w] || search.IsStopWord(w) && w != "go" || frameWords[w] || genericWords[w]:
+			case idents[w] || search.IsStopWord(w) || frameWords[w] || genericWords[w]:
 				if w == "how" {
 					afterHow = true
 					continue
@@ -158,7 +155,7 @@ func RequiredTerms(question string) Required {
 }
 
 // isName reports whether a word of a question is written as a name: capitalised where a
-// sentence does not start, or in mixed case (PyYAML, fsnotify's API names). "I" is not one.
+// sentence does not start, or in mixed case anywhere (PyYAML, macOS). "I" is not one.
 func isName(word string, start bool) bool {
 	rs := []rune(word)
 	if len(rs) < 2 {
@@ -180,41 +177,53 @@ func isName(word string, start bool) bool {
 // owe" of an invoice's "total due"), so a third of them, rounded up past one of two, may be
 // missing; more, and the passage is about something else.
 func (r Required) Missing(text string) []string {
+	return r.missing(readText(text))
+}
+
+// textTerms are a text's identifier tokens and word forms, read once for every part.
+type textTerms struct {
+	toks, forms map[string]bool
+}
+
+func readText(text string) textTerms {
+	t := textTerms{toks: map[string]bool{}, forms: map[string]bool{}}
+	for _, tok := range identTokens(text) {
+		t.toks[normIdent(tok)] = true
+	}
+	for _, w := range search.Words(text) {
+		for _, f := range inflections(w) {
+			t.forms[f] = true
+		}
+	}
+	return t
+}
+
+func (r Required) missing(t textTerms) []string {
 	if len(r.Parts) > 0 {
 		// one part is enough: the fewest missing
 		var best []string
 		for i, p := range r.Parts {
-			m := p.Missing(text)
+			m := p.missing(t)
 			if i == 0 || len(m) < len(best) {
 				best = m
 			}
 		}
 		return best
 	}
-	toks := map[string]bool{}
-	for _, t := range identTokens(text) {
-		toks[normIdent(t)] = true
-	}
-	forms := map[string]bool{}
-	for _, w := range search.Words(text) {
-		for _, f := range inflections(w) {
-			forms[f] = true
-		}
-	}
 	var out []string
 	for _, id := range r.Idents {
-		if !toks[id] {
+		if !t.toks[id] {
 			out = append(out, id)
 		}
 	}
 	for _, w := range r.Names {
-		if !holds(forms, w) {
+		if !holds(t.forms, w) {
 			out = append(out, w)
 		}
 	}
 	var words []string
 	for _, w := range r.Words {
-		if !holds(forms, w) {
+		if !holds(t.forms, w) {
 			words = append(words, w)
 		}
 	}
@@ -276,23 +285,26 @@ func inflections(w string) []string {
 // for 2 more right answers of 42.
 func allowedMissing(n int) int { return (n + 1) / 3 }
 
-// NamesIdent reports whether text holds one of the question's identifiers, or the question
-// names none: a value asked of "grep 3.8" is the one written next to 3.8, not another
-// release's date in the same file.
-func (r Required) NamesIdent(text string) bool {
-	var ids []string
+// identSet is every identifier the question names, in all its parts.
+func (r Required) identSet() map[string]bool {
+	set := map[string]bool{}
 	for _, p := range append([]Required{r}, r.Parts...) {
-		ids = append(ids, p.Idents...)
+		for _, id := range p.Idents {
+			set[id] = true
+		}
 	}
+	return set
+}
+
+// namesIdent reports whether text holds one of the question's identifiers (ids, identSet), or
+// the question names none: a value asked of "grep 3.8" is the one written next to 3.8, not
+// another release's date in the same file.
+func namesIdent(text string, ids map[string]bool) bool {
 	if len(ids) == 0 {
 		return true
 	}
-	toks := map[string]bool{}
 	for _, t := range identTokens(text) {
-		toks[normIdent(t)] = true
-	}
-	for _, id := range ids {
-		if toks[id] {
+		if ids[normIdent(t)] {
 			return true
 		}
 	}

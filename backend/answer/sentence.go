@@ -5,7 +5,6 @@
 package answer
 
 import (
-	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -222,7 +221,6 @@ func blocks(text string, perLine bool) []block {
 		prevBlank = blank
 	}
 	flush()
-	sort.SliceStable(out, func(a, b int) bool { return out[a].start < out[b].start })
 	return out
 }
 

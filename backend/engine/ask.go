@@ -33,7 +33,8 @@ func (e *Engine) Ask(ctx context.Context, r AskRequest) (*AskResponse, error) {
 		return nil, askCancelled(err)
 	}
 	resp := &AskResponse{Question: r.Question, Citations: []Citation{}, Facts: []Fact{}, Mode: AskExtractive, Unsupported: []Unsupported{}}
-	passages, query, err := e.askPassages(ctx, r)
+	req := answer.RequiredTerms(r.Question)
+	passages, query, err := e.askPassages(ctx, r, req)
 	if err != nil {
 		return nil, askErr(ctx, err)
 	}
@@ -65,7 +66,7 @@ func (e *Engine) Ask(ctx context.Context, r AskRequest) (*AskResponse, error) {
 			opt = *e.askOptions
 		}
 		opt.Mention = facts.named
-		opt.Kind, opt.Required, opt.Define = answer.KindOf(r.Question), answer.RequiredTerms(r.Question), answer.DefinedTerm(r.Question)
+		opt.Kind, opt.Required, opt.Define = answer.KindOf(r.Question), req, answer.DefinedTerm(r.Question)
 		if body, err = w.extractive(ctx, answer.Pick(w.answerPassages(), query, opt)); err != nil {
 			return nil, askErr(ctx, err)
 		}
@@ -231,8 +232,9 @@ func passageContext(p *passage) string {
 // second best, split into sentences. A document often answers in the paragraph after the one
 // that matched best (an API's name in its heading's chunk, what it does in the next), so each
 // result brings two passages; the chat model is sent the best ones only (see askLLM). The query
-// scores sentences with the terms and weights the search ranked by.
-func (e *Engine) askPassages(ctx context.Context, r AskRequest) ([]*passage, answer.Query, error) {
+// scores sentences with the terms and weights the search ranked by. Each passage notes what of
+// req (the question's required terms) it does not say.
+func (e *Engine) askPassages(ctx context.Context, r AskRequest, req answer.Required) ([]*passage, answer.Query, error) {
 	f := r.Filters
 	q, err := searchQuery(SearchRequest{Query: r.Question, Limit: Limit(r.MaxPassages), Type: f.Type, Path: f.Path, Tag: f.Tag, Mime: f.Mime, From: f.From, To: f.To})
 	if err != nil {
@@ -295,7 +297,6 @@ func (e *Engine) askPassages(ctx context.Context, r AskRequest) ([]*passage, ans
 			}
 		}
 	}
-	req := answer.RequiredTerms(r.Question)
 	for _, p := range out {
 		p.missing = req.Missing(passageContext(p))
 	}

@@ -89,7 +89,11 @@ func (w *answerWriter) cite(ctx context.Context, p *passage, from, to int, quote
 	}
 	if tabular(p.result.Path) {
 		// The CSV reader writes a row as "name: … | email: …"; the quote is the file's own line.
-		if raw, ok := fileLines(p.result.Path, start, end); ok {
+		raw, ok, err := w.e.fileLines(ctx, p.result.DocumentID, start, end)
+		if err != nil {
+			return 0, err
+		}
+		if ok {
 			quote = raw
 		}
 	}
@@ -195,29 +199,15 @@ func (w *answerWriter) sourceOf(ctx context.Context, c store.Chunk) (*sourceText
 // but line numbers. A read file is kept for the next asks and searches (sourceCache): reading
 // the Rust book's one page again costs 130 ms, which every question citing it paid.
 func (e *Engine) readSource(ctx context.Context, c store.Chunk, maxBytes int64) (*extract.Document, error) {
-	d, err := store.GetDocument(ctx, e.db.Reader(), c.DocumentID)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil
-	}
-	if err != nil {
+	d, st, err := e.sourceFile(ctx, c.DocumentID, maxBytes)
+	if d == nil || err != nil {
 		return nil, err
-	}
-	if d.Kind != "file" || d.Path == "" || d.Size > maxBytes {
-		return nil, nil
-	}
-	st, err := os.Stat(d.Path)
-	if err != nil || st.Size() > maxBytes {
-		return nil, nil // gone or unreadable since: the lines the chunk knows will do
 	}
 	key := sourceKey{doc: d.DocumentID, hash: d.ContentHash, size: st.Size(), mtime: st.ModTime()}
 	doc := e.sources.get(key)
 	if doc == nil {
-		data, err := os.ReadFile(d.Path)
-		if err != nil || int64(len(data)) != st.Size() {
-			return nil, nil
-		}
-		sum := sha256.Sum256(data)
-		if hex.EncodeToString(sum[:]) != d.ContentHash {
+		data := sameBytes(d, st)
+		if data == nil {
 			return nil, nil
 		}
 		rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -235,6 +225,40 @@ func (e *Engine) readSource(ctx context.Context, c store.Chunk, maxBytes int64) 
 		return nil, nil // the reader reads it differently now: its map is not the chunk's
 	}
 	return doc, nil
+}
+
+// sourceFile is a document's file, when it is a file of at most maxBytes that is still there
+// (nil, no error, otherwise: the lines the chunk knows will do).
+func (e *Engine) sourceFile(ctx context.Context, documentID string, maxBytes int64) (*store.Document, os.FileInfo, error) {
+	d, err := store.GetDocument(ctx, e.db.Reader(), documentID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if d.Kind != "file" || d.Path == "" || d.Size > maxBytes {
+		return nil, nil, nil
+	}
+	st, err := os.Stat(d.Path)
+	if err != nil || st.Size() > maxBytes {
+		return nil, nil, nil // gone or unreadable since
+	}
+	return &d, st, nil
+}
+
+// sameBytes reads a document's file and returns its bytes when they are the version the store
+// read (the same size and SHA-256), else nil.
+func sameBytes(d *store.Document, st os.FileInfo) []byte {
+	data, err := os.ReadFile(d.Path)
+	if err != nil || int64(len(data)) != st.Size() {
+		return nil
+	}
+	sum := sha256.Sum256(data)
+	if hex.EncodeToString(sum[:]) != d.ContentHash {
+		return nil
+	}
+	return data
 }
 
 // sourceCache keeps the last files ask read again (sourceOf), least recently used out first,
@@ -322,20 +346,20 @@ func tabular(path string) bool {
 	return false
 }
 
-// fileLines is lines [start, end] of a file as one line of text, whitespace collapsed; false
-// when the file cannot be read (gone, too large) or has fewer lines.
-func fileLines(path string, start, end int) (string, bool) {
-	st, err := os.Stat(path)
-	if err != nil || st.Size() > maxSourceBytes || start < 1 {
-		return "", false
+// fileLines is lines [start, end] of a document's file as one line of text, whitespace
+// collapsed; false when the file is not the version the store read (changed, gone, too large).
+func (e *Engine) fileLines(ctx context.Context, documentID string, start, end int) (string, bool, error) {
+	d, st, err := e.sourceFile(ctx, documentID, maxSourceBytes)
+	if d == nil || err != nil || start < 1 {
+		return "", false, err
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "", false
+	data := sameBytes(d, st)
+	if data == nil {
+		return "", false, nil
 	}
 	ls := strings.Split(string(data), "\n")
 	if end > len(ls) || end < start {
-		return "", false
+		return "", false, nil
 	}
-	return strings.Join(strings.Fields(strings.Join(ls[start-1:end], " ")), " "), true
+	return strings.Join(strings.Fields(strings.Join(ls[start-1:end], " ")), " "), true, nil
 }

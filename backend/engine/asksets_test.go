@@ -94,7 +94,7 @@ func (t askTally) String() string {
 func (t askTally) unansweredWrong() int { return t.unanswerable - t.by[verdictAbstain] }
 
 // askSetFloors are what TestAskSets asserts of each set: measured 2026-11-29 (held-out: right
-// 30 of 76, wrong 19, 18 of 23 unanswerable said "not found"; tune: 14 of 42, 10, 9 of 12),
+// 29 of 76, wrong 19, 18 of 23 unanswerable said "not found"; tune: 14 of 42, 10, 9 of 12),
 // less a little. Issue 24's targets are far above them (right ≥ 60 %, wrong ≤ 5 %, ≥ 90 % of the
 // unanswerable "not found"): the floors keep what has been reached from falling back.
 var askSetFloors = map[string]struct{ right, wrong, abstained int }{
@@ -145,7 +145,7 @@ func TestAskSets(t *testing.T) {
 				}
 				for _, c := range resp.Citations {
 					tally.cited++
-					if citationVerbatim(t, c) {
+					if c.Path == "" || c.LineStart == 0 || citedLinesMiss(t, c) == "" { // a PDF page or a fact is checked elsewhere
 						tally.verbatim++
 					}
 				}
@@ -169,28 +169,4 @@ func TestAskSets(t *testing.T) {
 			}
 		})
 	}
-}
-
-// citationVerbatim reports whether a citation's lines of its file hold every word of its quote.
-func citationVerbatim(t *testing.T, c engine.Citation) bool {
-	t.Helper()
-	if c.Path == "" || c.LineStart == 0 {
-		return true // a page of a PDF, or a fact: checked elsewhere
-	}
-	raw, err := os.ReadFile(c.Path)
-	if err != nil {
-		return false
-	}
-	lines := strings.Split(string(raw), "\n")
-	if c.LineEnd > len(lines) || c.LineStart > c.LineEnd {
-		return false
-	}
-	span := normAnswer(strings.Join(lines[c.LineStart-1:c.LineEnd], " "))
-	for _, w := range strings.Fields(normAnswer(c.Quote)) {
-		w = strings.Trim(w, ".,;:!?()[]\"'`*_")
-		if w != "" && !strings.Contains(span, w) {
-			return false
-		}
-	}
-	return true
 }
