@@ -97,7 +97,7 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 	for p, pa := range passages {
 		stems[p] = make([][]string, len(pa.Sentences))
 		for i, s := range pa.Sentences {
-			if s.Unit == UnitCode && o.Kind != KindHowTo || s.Header {
+			if s.Unit == UnitCode && o.Kind != KindHowTo || s.Header || headsTable(pa.Sentences, i) {
 				continue // code answers how to do something, nothing else; a header names columns
 			}
 			st := search.Stems(s.Text)
@@ -137,6 +137,9 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 				// paragraph points back to something outside it: read alone it says something
 				// else, or something false (issue 24).
 				continue
+			}
+			if s.Unit == UnitRow && o.Required.onlyInEmptyCells(s.Text, headerOf(pa.Sentences, i)) {
+				continue // "phone" is the heading of this row's empty cell: the row says no phone
 			}
 			if len(o.Define) > 0 && !HoldsTerm(s.Text, o.Define) && s.Unit != UnitRow {
 				continue // a definition question is answered by what is said of its term
@@ -319,4 +322,41 @@ func announced(ss []Sentence, i int, k Kind) int {
 		n++
 	}
 	return n
+}
+
+// headerOf is the header row of the table the row at i belongs to ("" when the passage does
+// not show it): the nearest row before it marked as a header, else the first row of its table
+// when something other than a row comes before that one (a Markdown table as the reader
+// renders it has lost the separator that marks its header; a passage that begins among the
+// rows may not hold it).
+func headerOf(ss []Sentence, i int) string {
+	j := i - 1
+	for ; j >= 0 && ss[j].Unit == UnitRow; j-- {
+		if ss[j].Header {
+			return ss[j].Text
+		}
+	}
+	if first := j + 1; first < i && (first > 0 || looksLikeHeader(ss[first].Text)) {
+		return ss[first].Text
+	}
+	return ""
+}
+
+// headsTable reports whether the row at i is the unmarked header of its table: its first row,
+// followed by another, reading as column headings.
+func headsTable(ss []Sentence, i int) bool {
+	return ss[i].Unit == UnitRow && (i == 0 || ss[i-1].Unit != UnitRow) && i+1 < len(ss) && ss[i+1].Unit == UnitRow &&
+		looksLikeHeader(ss[i].Text)
+}
+
+// looksLikeHeader reports whether a row reads as column headings: every cell a few words,
+// none empty, no digits, no address. A passage that begins with a row may begin among the
+// data: such a row is a header only when it reads as one.
+func looksLikeHeader(row string) bool {
+	for _, c := range splitCells(row) {
+		if c == "" || len(strings.Fields(c)) > 4 || strings.ContainsAny(c, "0123456789@") {
+			return false
+		}
+	}
+	return true
 }

@@ -116,6 +116,34 @@ func TestPickKeepsToItsUnit(t *testing.T) {
 	}
 }
 
+// TestPickLeavesEmptyCells: a row answers about a column only when its cell there is filled
+// (issue 24: asked for Derek Ashworth's phone, his row with an empty phone cell was the
+// answer). The header is the table's first row as the Markdown reader renders it (no separator
+// line left), or the row marked as one.
+func TestPickLeavesEmptyCells(t *testing.T) {
+	for _, text := range []string{
+		"Name | Role | Email | Phone\nGordon Pell | Chair | gordon@bt.com | 07700 900 412\nDerek Ashworth | ex-webmaster | derek@outlook.com | \n",
+		"| Name | Role | Email | Phone |\n|---|---|---|---|\n| Gordon Pell | Chair | gordon@bt.com | 07700 900 412 |\n| Derek Ashworth | ex-webmaster | derek@outlook.com | — |\n",
+	} {
+		ps := []Passage{{Sentences: Split(text), Score: 1}}
+		o := DefaultOptions
+		for q, want := range map[string]string{
+			"What's Derek Ashworth's phone number?": "",
+			"What's Gordon Pell's phone number?":    "Gordon Pell",
+			"What's Derek Ashworth's email?":        "Derek Ashworth",
+		} {
+			o.Kind, o.Required = KindOf(q), RequiredTerms(q)
+			got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
+			switch {
+			case want == "" && len(got) > 0:
+				t.Errorf("%q: picked %q", q, got)
+			case want != "" && (len(got) != 1 || !strings.Contains(got[0], want)):
+				t.Errorf("%q: picked %q, want the row of %s", q, got, want)
+			}
+		}
+	}
+}
+
 // TestPickBringsWhatAnIntroductionAnnounces: "Here's a table of …:" answers with its rows; an
 // introduction whose list is not there says nothing and is left out (issue 24: the paragraph
 // that introduces the lifetime elision rules, none of the rules).

@@ -310,3 +310,59 @@ func namesIdent(text string, ids map[string]bool) bool {
 	}
 	return false
 }
+
+// emptyCell are what a table writes in a cell that says nothing.
+var emptyCell = map[string]bool{"": true, "-": true, "—": true, "–": true, "n/a": true, "?": true}
+
+// onlyInEmptyCells reports whether a table row says a required word only through the heading
+// of one of its empty cells: under "Name | Email | Phone", the row "Derek Ashworth |
+// derek@… | " has no phone, however much "phone" the passage holds (issue 24: an empty cell
+// is not an answer). Rows and header of different widths are not compared.
+func (r Required) onlyInEmptyCells(row, header string) bool {
+	if header == "" {
+		return false
+	}
+	cells, heads := splitCells(row), splitCells(header)
+	if len(cells) != len(heads) {
+		return false
+	}
+	var empty []string
+	for i, c := range cells {
+		if emptyCell[strings.ToLower(c)] {
+			empty = append(empty, heads[i])
+		}
+	}
+	if len(empty) == 0 {
+		return false
+	}
+	inEmpty, inRow := readText(strings.Join(empty, " ")), readText(row)
+	for _, w := range r.allWords() {
+		if inEmpty.forms[w] && !inRow.forms[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// allWords are the content words of every part.
+func (r Required) allWords() []string {
+	out := append([]string{}, r.Words...)
+	for _, p := range r.Parts {
+		out = append(out, p.allWords()...)
+	}
+	return out
+}
+
+// splitCells splits a row's text into its cells, trimmed; a row written with outer pipes
+// loses them, one without keeps its last empty cell ("a | b | ").
+func splitCells(row string) []string {
+	row = strings.TrimSpace(row)
+	if rest, ok := strings.CutPrefix(row, "|"); ok {
+		row = strings.TrimSuffix(rest, "|")
+	}
+	cells := strings.Split(row, "|")
+	for i := range cells {
+		cells[i] = strings.TrimSpace(cells[i])
+	}
+	return cells
+}

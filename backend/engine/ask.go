@@ -52,7 +52,7 @@ func (e *Engine) Ask(ctx context.Context, r AskRequest) (*AskResponse, error) {
 		}
 	}
 	w := &answerWriter{e: e, passages: answering, cites: map[string]int{}, sources: map[string]*sourceText{}}
-	factLines, err := w.factSentences(ctx, facts)
+	factLines, err := w.factSentences(ctx, facts, req)
 	if err != nil {
 		return nil, askErr(ctx, err)
 	}

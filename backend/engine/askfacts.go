@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/strata-app/strata/backend/answer"
 	"github.com/strata-app/strata/backend/ids"
@@ -415,18 +416,36 @@ func payloadAgent(origin json.RawMessage) string {
 // value from a payload (an agent's submission) has no document and no line: its sentence
 // carries no [n], and its facts name the observation and the agent instead (Fact.Agent) — a
 // citation pointing at no text would look checkable while it is not.
-func (w *answerWriter) factSentences(ctx context.Context, fs askFactSet) ([]answerSentence, error) {
+//
+// A fact sentence answers only what it says (issue 24): it must hold the question's required
+// terms like any passage (req.Missing), so "What's Derek Ashworth's phone number?" is not
+// answered by his e-mail address. The facts stay listed apart (AskResponse.Facts): they are
+// what the store holds of the entity named, not an answer.
+func (w *answerWriter) factSentences(ctx context.Context, fs askFactSet, req answer.Required) ([]answerSentence, error) {
 	var out []answerSentence
 	for _, fe := range fs.entities {
 		if len(out) == maxFactSentences {
 			break
 		}
 		var parts []string
-		var cites []int
 		for _, f := range fe.facts {
 			if v := factValue(f.Value); v != "" {
 				parts = append(parts, strings.ReplaceAll(f.Field, "_", " ")+" "+v)
 			}
+		}
+		if len(parts) == 0 {
+			continue
+		}
+		label := fe.name + " (" + strings.ReplaceAll(fe.typ, "_", " ") + ")"
+		if fe.about != "" {
+			label = fe.about + " " + strings.ReplaceAll(fe.typ, "_", " ") + " " + fe.name
+		}
+		text := label + ": " + strings.Join(parts, ", ") + "."
+		if len(req.Missing(text+spelledDates(fe.facts))) > 0 {
+			continue
+		}
+		var cites []int
+		for _, f := range fe.facts {
 			if f.DocumentID != "" && f.Line > 0 {
 				n, err := w.citeFact(ctx, f)
 				if err != nil {
@@ -437,16 +456,25 @@ func (w *answerWriter) factSentences(ctx context.Context, fs askFactSet) ([]answ
 				}
 			}
 		}
-		if len(parts) == 0 {
-			continue
-		}
-		label := fe.name + " (" + strings.ReplaceAll(fe.typ, "_", " ") + ")"
-		if fe.about != "" {
-			label = fe.about + " " + strings.ReplaceAll(fe.typ, "_", " ") + " " + fe.name
-		}
-		out = append(out, answerSentence{text: label + ": " + strings.Join(parts, ", ") + ".", cites: cites})
+		out = append(out, answerSentence{text: text, cites: cites})
 	}
 	return out, nil
+}
+
+// spelledDates writes the facts' ISO dates in words (" 15 March 2024"), so that a question
+// naming a month or a year ("What did Acme invoice in March?") finds it in a fact's 2024-03-15.
+func spelledDates(facts []Fact) string {
+	var b strings.Builder
+	for _, f := range facts {
+		var s string
+		if json.Unmarshal(f.Value, &s) != nil || len(s) < 10 {
+			continue
+		}
+		if t, err := time.Parse("2006-01-02", s[:10]); err == nil {
+			b.WriteString(" " + t.Format("2 January 2006"))
+		}
+	}
+	return b.String()
 }
 
 func containsInt(list []int, n int) bool {

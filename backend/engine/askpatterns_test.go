@@ -65,6 +65,21 @@ func TestAskPatterns(t *testing.T) {
 		}
 		contiguous(t, r)
 	})
+
+	t.Run("facts of a person named in a table", func(t *testing.T) {
+		// Derek Ashworth is a row of the contacts table, his name in its Name column: the
+		// store knows him by that name, and the answer states his e-mail as a fact, citing the
+		// row. His phone cell is empty: asked for it, the e-mail is no answer.
+		r := ask(t, e, engine.AskRequest{Question: "What is Derek Ashworth's email address?"})
+		if !strings.HasPrefix(r.Answer, "Derek Ashworth (person): email derek.ashworth@outlook.com [") || len(r.Facts) == 0 {
+			t.Errorf("answer: %s (%d facts)", r.Answer, len(r.Facts))
+		}
+		contiguous(t, r)
+		r = ask(t, e, engine.AskRequest{Question: "What's Derek Ashworth's phone number?"})
+		if strings.Contains(r.Answer, "(person): email") {
+			t.Errorf("a fact that does not say what was asked answered it: %s", r.Answer)
+		}
+	})
 }
 
 // contiguous fails when a citation's quote is not one contiguous span of its cited lines

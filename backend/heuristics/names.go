@@ -25,6 +25,9 @@ func NameBeside(text string, start, end int) string {
 	if i := strings.IndexByte(text[end:], '\n'); i >= 0 {
 		lineEnd = end + i
 	}
+	if n := nameInRow(text, lineStart, lineEnd, start); n != "" {
+		return n
+	}
 	before := strings.TrimRight(text[lineStart:start], " \t")
 	after := strings.TrimLeft(text[end:lineEnd], " \t")
 	// Name <addr> or Name (addr); Debian copyright files also write "Name, <addr>".
@@ -49,6 +52,81 @@ func NameBeside(text string, start, end int) string {
 				return n
 			}
 		}
+	}
+	return ""
+}
+
+// nameHeaders are the column headings under which a table writes a person's name.
+var nameHeaders = map[string]bool{"name": true, "full name": true, "contact": true, "contact name": true, "person": true}
+
+// nameInRow is the name a table row writes in its name column, when the address at
+// text[at:] is in a cell of that row: a Markdown table row ("Derek Ashworth | … |
+// derek@…") under a header whose cell says "Name", or a spreadsheet row as the CSV reader
+// renders it ("name: Jonas Weitkamp | … | email: j.w@…"). A contact list is a table more
+// often than prose, and without this every person in one was known by address alone. The
+// cell must be a personal name as a whole (see trailingName): a company's name is not one.
+func nameInRow(text string, lineStart, lineEnd, at int) string {
+	line := text[lineStart:lineEnd]
+	if !strings.Contains(line, "|") {
+		return ""
+	}
+	cells := rowCells(line)
+	if len(cells) < 2 {
+		return ""
+	}
+	// A rendered spreadsheet row labels each cell with its column.
+	for _, c := range cells {
+		if k, v, ok := strings.Cut(c, ": "); ok && nameHeaders[strings.ToLower(strings.TrimSpace(k))] {
+			return wholeName(v)
+		}
+	}
+	// A Markdown table: its header is the first of the lines above with as many cells,
+	// separator rows (|---|:--|) skipped.
+	header := ""
+	for end := lineStart - 1; end > 0; {
+		from := strings.LastIndexByte(text[:end], '\n') + 1
+		l := text[from:end]
+		if !strings.Contains(l, "|") {
+			break
+		}
+		if strings.Trim(l, " \t|:-") != "" {
+			if len(rowCells(l)) != len(cells) {
+				break
+			}
+			header = l
+		}
+		end = from - 1
+	}
+	if header == "" {
+		return ""
+	}
+	for i, h := range rowCells(header) {
+		if nameHeaders[strings.ToLower(h)] {
+			return wholeName(cells[i])
+		}
+	}
+	return ""
+}
+
+// rowCells are a table row's cells, trimmed. A row written with outer pipes ("| a | b |")
+// loses them; one without ("a | b | ", as the Markdown reader renders a row) keeps its last,
+// empty cell, so the row has as many cells as its header.
+func rowCells(line string) []string {
+	line = strings.TrimSpace(line)
+	if rest, ok := strings.CutPrefix(line, "|"); ok {
+		line = strings.TrimSuffix(rest, "|")
+	}
+	cells := strings.Split(line, "|")
+	for i := range cells {
+		cells[i] = strings.TrimSpace(cells[i])
+	}
+	return cells
+}
+
+// wholeName is s when all of it is a personal name, else "".
+func wholeName(s string) string {
+	if n := trailingName(s); n != "" && n == strings.Join(strings.Fields(s), " ") {
+		return n
 	}
 	return ""
 }

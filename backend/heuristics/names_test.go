@@ -38,6 +38,23 @@ func TestNameBeside(t *testing.T) {
 			t.Errorf("%q: %q, want %q", tc.line, got, tc.want)
 		}
 	}
+	// Tables: the row's name column (Markdown, under a "Name" header; a spreadsheet row as
+	// the CSV reader renders it); nothing where the table has no such column or the cell is
+	// not a person's name.
+	for _, tc := range []struct{ text, addr, want string }{
+		{"# Contacts\n\nName | Company | Email | Phone\nGordon Pell | Larchmont | gordon@bt.com | 0113\nDerek Ashworth | Larchmont | derek@outlook.com | \n", "derek@outlook.com", "Derek Ashworth"},
+		{"| Name | Role | Email |\n|---|---|---|\n| Sevda Yıldız | architect | s.yildiz@kestrel.de |\n", "s.yildiz@kestrel.de", "Sevda Yıldız"},
+		{"name | company | email\nname: Jonas Weitkamp | company: Kestrel GmbH | email: j.w@kestrel.de\n", "j.w@kestrel.de", "Jonas Weitkamp"},
+		{"Company | Email\nKestrel Garden Design | j.w@kestrel.de\n", "j.w@kestrel.de", ""},
+		{"Name | Email\nBrackwater Print & Signs Ltd. | j.w@kestrel.de\n", "j.w@kestrel.de", ""},
+		{"Name | Email\nj.w@kestrel.de | Jonas\n", "j.w@kestrel.de", ""},
+		{"name: Kestrel office | email: j.w@kestrel.de\n", "j.w@kestrel.de", ""},
+	} {
+		at := strings.Index(tc.text, tc.addr)
+		if got := NameBeside(tc.text, at, at+len(tc.addr)); got != tc.want {
+			t.Errorf("%q: %q, want %q", tc.text, got, tc.want)
+		}
+	}
 	if NameBeside("x", 0, 5) != "" || NameBeside("abc", 2, 1) != "" {
 		t.Error("out of range")
 	}
