@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/strata-app/strata/backend/heuristics"
 	"github.com/strata-app/strata/backend/search"
 )
 
@@ -20,10 +21,11 @@ const (
 	KindVersion       // which/what version or release
 	KindHowTo         // how do I, how to: steps, commands and code are answers
 	KindDefine        // what is X, what does X mean: the sentence that defines X
+	KindMoney         // how much does it cost / do I owe, what is the price or fee: an amount of money
 )
 
 func (k Kind) String() string {
-	return [...]string{"any", "date", "quantity", "version", "how-to", "definition"}[k]
+	return [...]string{"any", "date", "quantity", "version", "how-to", "definition", "money"}[k]
 }
 
 // quantityNouns make "what is the X" ask for a number.
@@ -36,8 +38,35 @@ func init() {
 	}
 }
 
+// moneyWords make a question for a quantity ask for an amount of money: "How much do I owe
+// …", "How much is invoice …", "What is the rent …". A sentence answering one writes a
+// currency with its number; "Invoice date: 14 February 2024" holds numbers and is no answer.
+var moneyWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`cost costs price prices priced pay paid pays owe owed owing charge charged charges fee fees
+		rent rents bill billed invoice invoiced invoices balance spend spent salary wage wages budget refund deposit quote quoted`) {
+		moneyWords[w] = true
+	}
+}
+
 // KindOf reads what a question asks for from its first words.
 func KindOf(question string) Kind {
+	k := kindOf(question)
+	if k == KindQuantity {
+		ws := search.Words(question)
+		// "how many invoices" counts them; "how much … invoice" asks what it comes to.
+		counts := slices.Contains(ws, "many")
+		for _, w := range ws {
+			if moneyWords[w] && !counts {
+				return KindMoney
+			}
+		}
+	}
+	return k
+}
+
+func kindOf(question string) Kind {
 	ws := search.Words(question)
 	for i, w := range ws {
 		next := ""
@@ -108,6 +137,8 @@ func (k Kind) holds(sentence string, own map[string]bool) bool {
 		if hasNumberWord(sentence) {
 			return true
 		}
+	case KindMoney:
+		return holdsMoney(sentence, false)
 	}
 	for _, t := range identTokens(sentence) {
 		if !hasDigit(t) || own[normIdent(t)] {
@@ -123,8 +154,44 @@ func (k Kind) holds(sentence string, own map[string]bool) bool {
 	return false
 }
 
+// holdsMoney reports whether a sentence writes an amount of money: a currency with its number
+// ("£2,148.60", "2,450.00 EUR"), or, when the passage names a currency elsewhere (an invoice's
+// "Qty £" column heading), a number written with cents ("TOTAL 3,135.00").
+func holdsMoney(sentence string, currencyNear bool) bool {
+	for _, f := range heuristics.Find(sentence, nil) {
+		if f.Kind == "money" {
+			return true
+		}
+	}
+	if currencyNear {
+		for _, n := range Numbers(sentence) {
+			if i := strings.IndexByte(n.Raw, '.'); i > 0 && len(n.Raw)-i == 3 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// currencies name money in a text: symbols, ISO codes as amounts are written with them, words.
+var currencies = []string{"£", "$", "€", "¥", "EUR", "USD", "GBP", "CHF", "CZK", "SEK", "NOK", "DKK", "PLN", "JPY", "CAD", "AUD"}
+
+// namesCurrency reports whether a passage names a currency anywhere.
+func namesCurrency(ss []Sentence) bool {
+	for _, s := range ss {
+		for _, c := range currencies {
+			if strings.Contains(s.Text, c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // asksValue reports whether the kind is a value's (a date, a quantity, a version).
-func (k Kind) asksValue() bool { return k == KindDate || k == KindQuantity || k == KindVersion }
+func (k Kind) asksValue() bool {
+	return k == KindDate || k == KindQuantity || k == KindVersion || k == KindMoney
+}
 
 // hasMonthOrDay reports whether a sentence names a month or a weekday, as a date is written in
 // words ("Sat 15 June", "14 February 2024").
@@ -280,6 +347,35 @@ func definesAs(sentence string, term []string) bool {
 	if i := strings.Index(after, strings.ToLower(term[len(term)-1])); i >= 0 {
 		tail := strings.TrimLeft(after[i+len(term[len(term)-1]):], " s")
 		return strings.HasPrefix(tail, "—") || strings.HasPrefix(tail, "–") || strings.HasPrefix(tail, ":") || strings.HasPrefix(tail, "- ") || strings.HasPrefix(tail, "(")
+	}
+	return false
+}
+
+// Values are the values of the kind a text writes, as written, with their normal form: the
+// amounts of money for KindMoney, the dates for KindDate; none for other kinds.
+func (k Kind) Values(text string) (written, norm []string) {
+	want := map[Kind]string{KindMoney: "money", KindDate: "date"}[k]
+	if want == "" {
+		return nil, nil
+	}
+	for _, f := range heuristics.Find(text, nil) {
+		if f.Kind == want {
+			written, norm = append(written, text[f.ByteStart:f.ByteEnd]), append(norm, f.Value)
+		}
+	}
+	return written, norm
+}
+
+// HasIdents reports whether the question names a thing by an identifier (an invoice number,
+// a version): a record two sources can give different values for.
+func (r Required) HasIdents() bool {
+	if len(r.Idents) > 0 {
+		return true
+	}
+	for _, p := range r.Parts {
+		if p.HasIdents() {
+			return true
+		}
 	}
 	return false
 }

@@ -18,6 +18,12 @@ type Passage struct {
 	// Rank is the rank of the passage's result (0 for the best): a document's second passage
 	// has its first one's rank.
 	Rank int
+	// Subject is what its document says it is about: its title, its file's name, the heading
+	// over the passage and the document's first lines ("PAYMENT REMINDER — Invoice
+	// BPS-2024-0117"). An amount of money in the document is next to the question's
+	// identifier when the subject names it: the total of an invoice is written once, under the
+	// invoice's number.
+	Subject string
 }
 
 // Picked is a sentence chosen for an answer.
@@ -96,6 +102,13 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 	best := 0.0
 	for p, pa := range passages {
 		stems[p] = make([][]string, len(pa.Sentences))
+		money := o.Kind == KindMoney && namesCurrency(pa.Sentences)
+		holds := func(text string) bool {
+			if o.Kind == KindMoney {
+				return holdsMoney(text, money)
+			}
+			return o.Kind.holds(text, own)
+		}
 		for i, s := range pa.Sentences {
 			if s.Unit == UnitCode && o.Kind != KindHowTo || s.Header || headsTable(pa.Sentences, i) {
 				continue // code answers how to do something, nothing else; a header names columns
@@ -115,10 +128,10 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 					continue
 				}
 			}
-			if follow == 0 && !o.Kind.holds(s.Text, own) {
+			if follow == 0 && !holds(s.Text) {
 				// "OLLAMA_MAX_QUEUE - The maximum number of requests Ollama will queue. The default
 				// is 512.": the sentence that matches names the thing, the next one its value.
-				if i+1 >= len(pa.Sentences) || pa.Sentences[i+1].Para != s.Para || !o.Kind.holds(pa.Sentences[i+1].Text, own) {
+				if i+1 >= len(pa.Sentences) || pa.Sentences[i+1].Para != s.Para || !holds(pa.Sentences[i+1].Text) {
 					continue
 				}
 				follow = 1
@@ -127,6 +140,9 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 				with := s.Text
 				for k := i + 1; k <= i+follow; k++ {
 					with += " " + pa.Sentences[k].Text
+				}
+				if o.Kind == KindMoney {
+					with += "\n" + pa.Subject // an amount is a record's: its number is written once, on top
 				}
 				if !namesIdent(with, own) {
 					continue // the value next to the question's subject (3.8), not another's

@@ -175,12 +175,15 @@ func TestKindOf(t *testing.T) {
 		"When was grep 3.8 released?":                        KindDate,
 		"When should basil flower buds be pinched off?":      KindAny,
 		"How many requests will the server queue?":           KindQuantity,
-		"What's the total on invoice BPS-2024-0118?":         KindQuantity,
+		"What's the total on invoice BPS-2024-0118?":         KindMoney,
+		"How much do I owe Brackwater?":                      KindMoney,
+		"How many invoices did Brackwater send?":             KindQuantity,
+		"How much memory does the model need?":               KindQuantity,
 		"Which version of Go do I need?":                     KindVersion,
 		"How do I install pflag?":                            KindHowTo,
 		"What is a dpkg trigger?":                            KindDefine,
 		"What does context length mean for an Ollama model?": KindDefine,
-		"What is the rent for a half plot?":                  KindQuantity,
+		"What is the rent for a half plot?":                  KindMoney,
 		"Who is Hannah Voss?":                                KindAny,
 	} {
 		if got := KindOf(q); got != want {
@@ -189,6 +192,32 @@ func TestKindOf(t *testing.T) {
 	}
 	if got := DefinedTerm("What does context length mean for an Ollama model?"); strings.Join(got, " ") != "context length" {
 		t.Errorf("term %q", got)
+	}
+}
+
+// TestPickMoney: a question for an amount of money is answered by a sentence writing one, on
+// the record the question names: the reminder's balance (its letter names the invoice in its
+// first lines), not the invoice's dates, nor another invoice's total.
+func TestPickMoney(t *testing.T) {
+	reminder := Passage{Sentences: Split("The outstanding balance is £2,148.60.\n"), Score: 1,
+		Subject: "PAYMENT REMINDER — Invoice BPS-2024-0117"}
+	invoice := Passage{Sentences: Split("Invoice no.: BPS-2024-0117. Invoice date: 14 February 2024, due 15 March 2024.\n"), Score: 1,
+		Subject: "INVOICE BPS-2024-0117"}
+	other := Passage{Sentences: Split("Description  Qty  £\nThe invoice balance is 3,135.00 in total.\n"), Score: 1, Subject: "INVOICE Q-1043"}
+	own := Passage{Sentences: Split("Description  Qty  £\nThe invoice balance is 3,135.00 in total.\n"), Score: 1, Subject: "INVOICE Q-1043"}
+	q := "What is the balance of invoice BPS-2024-0117?"
+	o := DefaultOptions
+	o.Kind, o.Required = KindOf(q), RequiredTerms(q)
+	ps := []Passage{invoice, reminder, other}
+	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
+	if len(got) != 1 || got[0] != "The outstanding balance is £2,148.60." {
+		t.Errorf("picked %q", got)
+	}
+	q = "What is the balance of invoice Q-1043?"
+	o.Kind, o.Required = KindOf(q), RequiredTerms(q)
+	ps = []Passage{own}
+	if got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o)); len(got) != 1 || !strings.Contains(got[0], "3,135.00") {
+		t.Errorf("cents under a currency column: picked %q", got)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"strings"
 
@@ -67,8 +68,12 @@ func (e *Engine) Ask(ctx context.Context, r AskRequest) (*AskResponse, error) {
 		}
 		opt.Mention = facts.named
 		opt.Kind, opt.Required, opt.Define = answer.KindOf(r.Question), req, answer.DefinedTerm(r.Question)
-		if body, err = w.extractive(ctx, answer.Pick(w.answerPassages(), query, opt)); err != nil {
+		picked := answer.Pick(w.answerPassages(), query, opt)
+		if body, err = w.extractive(ctx, picked); err != nil {
 			return nil, askErr(ctx, err)
+		}
+		if req.HasIdents() {
+			resp.Notice = joinNotice(resp.Notice, differingValues(opt.Kind, picked, w.passages))
 		}
 	}
 	text := ""
@@ -99,6 +104,52 @@ func (e *Engine) Ask(ctx context.Context, r AskRequest) (*AskResponse, error) {
 		return nil, askErr(ctx, err)
 	}
 	return resp, nil
+}
+
+// differingValues says when the answer's sentences from different documents write different
+// values of the kind asked about the one record the question names (issue 24: the invoice
+// says £2,184.60, its reminder £2,148.60): each document's values, so that neither is taken
+// for the answer alone. "" when they agree or only one document gives any.
+func differingValues(k answer.Kind, picked []answer.Picked, ps []*passage) string {
+	type doc struct {
+		name    string
+		written []string
+		norm    map[string]bool
+	}
+	var docs []*doc
+	byPath := map[string]*doc{}
+	for _, pk := range picked {
+		p := ps[pk.Passage]
+		written, norm := k.Values(p.sents[pk.Index].Text)
+		if len(norm) == 0 {
+			continue
+		}
+		d := byPath[p.result.Path]
+		if d == nil {
+			d = &doc{name: filepath.Base(p.result.Path), norm: map[string]bool{}}
+			byPath[p.result.Path] = d
+			docs = append(docs, d)
+		}
+		for i, n := range norm {
+			if !d.norm[n] {
+				d.norm[n] = true
+				d.written = append(d.written, written[i])
+			}
+		}
+	}
+	differ := false
+	for _, d := range docs[min(1, len(docs)):] {
+		differ = differ || !maps.Equal(d.norm, docs[0].norm)
+	}
+	if !differ {
+		return ""
+	}
+	what := map[answer.Kind]string{answer.KindMoney: "amounts", answer.KindDate: "dates"}[k]
+	parts := make([]string, len(docs))
+	for i, d := range docs {
+		parts[i] = strings.Join(d.written[:min(3, len(d.written))], ", ") + " (" + d.name + ")"
+	}
+	return "the sources give different " + what + ": " + strings.Join(parts, "; ")
 }
 
 // notFoundNotice says why there is no answer: no passage was found, or none says all the
@@ -226,6 +277,22 @@ func (p *passage) supports() bool { return len(p.missing) == 0 }
 // project only in the file's name).
 func passageContext(p *passage) string {
 	return p.chunk.Heading + "\n" + p.result.Title + "\n" + filepath.Base(p.result.Path) + "\n" + p.chunk.Text
+}
+
+// subjectLines are how many of a document's first lines say what it is about: a letter's
+// heading and subject line, an invoice's number.
+const subjectLines = 12
+
+// passageSubject is what a passage's document says it is about (answer.Passage.Subject): its
+// title, file name and the heading over the passage, and, when the passage is the document's
+// first chunk, its first lines.
+func passageSubject(p *passage) string {
+	s := p.chunk.Heading + "\n" + p.result.Title + "\n" + filepath.Base(p.result.Path)
+	if p.chunk.Ordinal == 0 {
+		lines := strings.SplitN(p.chunk.Text, "\n", subjectLines+1)
+		s += "\n" + strings.Join(lines[:min(len(lines), subjectLines)], "\n")
+	}
+	return s
 }
 
 // askPassages runs the search for the question and loads each result's best chunk and its

@@ -34,7 +34,7 @@ type answerWriter struct {
 func (w *answerWriter) answerPassages() []answer.Passage {
 	out := make([]answer.Passage, len(w.passages))
 	for i, p := range w.passages {
-		out[i] = answer.Passage{Sentences: p.sents, Rank: p.rank}
+		out[i] = answer.Passage{Sentences: p.sents, Rank: p.rank, Subject: passageSubject(p)}
 		if top := w.passages[0].result.Score; top > 0 {
 			out[i].Score = p.result.Score / top
 		}

@@ -46,6 +46,15 @@ func TestAskPatterns(t *testing.T) {
 			t.Errorf("answer: %s", r.Answer)
 		}
 		contiguous(t, r)
+		// An amount asked of an invoice by its number: the sentences writing an amount on that
+		// invoice's own papers (the reminder names it only on top), not its dates; and when
+		// they write different amounts, the notice says so with each document's.
+		r = ask(t, e, engine.AskRequest{Question: "How much do I owe Brackwater for invoice BPS-2024-0117?"})
+		if !strings.Contains(r.Answer, "£2,148.60") || !strings.Contains(r.Answer, "£2,184.60") || strings.Contains(r.Answer, "Invoice date:") ||
+			!strings.Contains(r.Notice, "the sources give different amounts: £2,148.60 (Brackwater reminder 2024-04-02.txt)") {
+			t.Errorf("answer: %s (%s)", r.Answer, r.Notice)
+		}
+		contiguous(t, r)
 	})
 
 	t.Run("commands for how to", func(t *testing.T) {
