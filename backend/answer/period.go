@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/strata-app/strata/backend/search"
 )
@@ -52,8 +53,15 @@ func init() {
 // a month name with or without a year ("March", "Mar 2025", "March 4, 2025"), or a year
 // (1900–2199) on its own. The first one named counts. "May" counts as the month only next to a
 // year or a day, or after "in", "of", "since", "during", "until", "before" or "after".
+//
+// An identifier's digits are not a period: "invoice INV-2025-031" names no year.
 func ParsePeriod(question string) Period {
 	q := strings.ToLower(question)
+	for _, t := range identTokens(q) {
+		if hasDigit(t) && strings.IndexFunc(t, unicode.IsLetter) >= 0 && !ordinal(t) {
+			q = strings.ReplaceAll(q, t, " ")
+		}
+	}
 	for _, f := range strings.FieldsFunc(q, func(r rune) bool { return r == ' ' || r == ',' || r == '?' || r == '(' || r == ')' }) {
 		f = strings.TrimRight(f, ".!;:")
 		if p, ok := isoPeriod(f); ok {
@@ -154,4 +162,10 @@ func (p Period) Contains(value string) bool {
 		return false
 	}
 	return (p.Year == 0 || p.Year == y) && (p.Month == 0 || p.Month == m) && (p.Day == 0 || p.Day == d)
+}
+
+// ordinal reports a day written as an ordinal: 4th, 1st, 22nd.
+func ordinal(t string) bool {
+	i := strings.IndexFunc(t, func(r rune) bool { return !unicode.IsDigit(r) })
+	return i > 0 && (t[i:] == "st" || t[i:] == "nd" || t[i:] == "rd" || t[i:] == "th")
 }

@@ -8,6 +8,8 @@ func TestParsePeriod(t *testing.T) {
 		want Period
 	}{
 		{"What did Acme invoice in March?", Period{Month: 3}},
+		{"What is the amount of invoice INV-2025-031?", Period{}},
+		{"Was BPS-2024-0117 paid in April 2024?", Period{Year: 2024, Month: 4}},
 		{"what did acme invoice in march 2025", Period{Year: 2025, Month: 3}},
 		{"invoices of Mar 2024", Period{Year: 2024, Month: 3}},
 		{"what happened on 4 March 2025?", Period{Year: 2025, Month: 3, Day: 4}},

@@ -405,6 +405,27 @@ func symbolic(t string) bool {
 }
 
 // countWords counts the words of letters or digits in s.
+// fieldLine reports whether a short line states a field's value — "Amount due: EUR 1,540.00",
+// "TOTAL DUE £ 2,184.60", "Due date: 15 March 2024": words, then a value with digits, after a
+// colon or at the line's end. Such a line is a statement, however short and unterminated, not a
+// label standing alone; "Listing 21-11: Spawning a new thread" (its digits are in the label)
+// stays a label.
+func fieldLine(s string) bool {
+	if strings.ContainsAny(s, "\n") {
+		return false
+	}
+	label, value, colon := strings.Cut(s, ": ")
+	if !colon {
+		f := strings.Fields(s)
+		if len(f) < 2 {
+			return false
+		}
+		label, value = strings.Join(f[:len(f)-1], " "), f[len(f)-1]
+	}
+	hasLetter := strings.IndexFunc(label, unicode.IsLetter) >= 0
+	return hasLetter && strings.IndexFunc(label, unicode.IsDigit) < 0 && strings.IndexFunc(value, unicode.IsDigit) >= 0
+}
+
 func countWords(s string) int {
 	n, in := 0, false
 	for _, r := range s {
@@ -465,10 +486,11 @@ func splitBlock(text string, b block) []Sentence {
 		}
 		raw := text[s:e]
 		n := countWords(raw)
-		if n < minWords || n > maxWords || len(raw) > maxBytes || !hasLowerWord(raw) || codeSentence(raw) {
+		field := fieldLine(raw)
+		if n < minWords || n > maxWords || len(raw) > maxBytes || !hasLowerWord(raw) && !field || codeSentence(raw) {
 			return
 		}
-		if !item && e == b.end && n < labelWords && !terminated(raw) {
+		if !item && e == b.end && n < labelWords && !terminated(raw) && !field {
 			return // a title, caption or label standing alone ("Listing 21-11: Spawning a new thread")
 		}
 		out = append(out, Sentence{Start: s, End: e, Text: strings.Join(strings.Fields(raw), " "), Item: item})

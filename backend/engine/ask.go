@@ -44,6 +44,13 @@ func (e *Engine) Ask(ctx context.Context, r AskRequest) (*AskResponse, error) {
 		return nil, askErr(ctx, err)
 	}
 	resp.Facts = facts.list
+	disagree, err := e.factDisagreements(ctx, facts.entities)
+	if err != nil {
+		return nil, askErr(ctx, err)
+	}
+	for _, d := range disagree {
+		resp.Notice = joinNotice(resp.Notice, "the sources disagree: "+d)
+	}
 	// Only passages that say all the question requires may answer it; the others are the
 	// closest passages when none does.
 	var answering []*passage
@@ -212,7 +219,7 @@ func (e *Engine) modelAnswer(ctx context.Context, w *answerWriter, question stri
 		return nil, ctx.Err()
 	case err != nil:
 		// Not a failure of the ask: the extractive answer stands in, and the notice says so.
-		resp.Notice = "the local chat model did not answer; this answer is extracted from the passages"
+		resp.Notice = joinNotice(resp.Notice, "the local chat model did not answer; this answer is extracted from the passages")
 		e.log.Warn("ask: the chat model failed, answering extractively", "err", err)
 		return nil, nil
 	}
@@ -226,16 +233,16 @@ func (e *Engine) modelAnswer(ctx context.Context, w *answerWriter, question stri
 		resp.Mode, resp.Model = AskLLM, e.chat.Model()
 		return body, nil
 	case out.noAnswer:
-		resp.Notice = "the local chat model found no answer in the passages; this answer is extracted from them"
+		resp.Notice = joinNotice(resp.Notice, "the local chat model found no answer in the passages; this answer is extracted from them")
 	default:
-		resp.Notice = fmt.Sprintf("none of the %d sentences the chat model wrote is borne out by the passages it cites; this answer is extracted from the passages", len(out.unsupported))
+		resp.Notice = joinNotice(resp.Notice, fmt.Sprintf("none of the %d sentences the chat model wrote is borne out by the passages it cites; this answer is extracted from the passages", len(out.unsupported)))
 	}
 	return nil, nil
 }
 
 func joinNotice(a, b string) string {
-	if a == "" {
-		return b
+	if a == "" || b == "" {
+		return a + b
 	}
 	return a + "; " + b
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/strata-app/strata/backend/answer"
 	"github.com/strata-app/strata/backend/ids"
+	"github.com/strata-app/strata/backend/lint"
 	"github.com/strata-app/strata/backend/search"
 	"github.com/strata-app/strata/backend/store"
 )
@@ -52,6 +53,35 @@ type askFactSet struct {
 	// named are the names (as words) by which the question named the entities that have facts:
 	// the passages' sentences must name one of them too (answer.Options.Mention).
 	named [][]string
+}
+
+// factDisagreements are what lint's contradiction check finds of the entities whose facts an
+// answer shows (issue 24): a field two standing sources give different values, each with its
+// source. The check runs on these entities alone, over the reader (no write lock, nothing
+// stored), so ask says what `lint` would report whether or not lint ran.
+func (e *Engine) factDisagreements(ctx context.Context, entities []*factEntity) ([]string, error) {
+	if len(entities) == 0 {
+		return nil, nil
+	}
+	ids := make([]string, len(entities))
+	for i, fe := range entities {
+		ids[i] = fe.id
+	}
+	var out []string
+	for _, c := range lint.Registered() {
+		if c.Kind() != lint.Contradiction {
+			continue
+		}
+		found, err := c.Check(ctx, e.lintEnv(e.db.Reader()), ids)
+		if err != nil {
+			return nil, err
+		}
+		lint.Sort(found)
+		for _, f := range found {
+			out = append(out, f.Title)
+		}
+	}
+	return out, nil
 }
 
 // askFacts finds the entities a question names and their facts.

@@ -173,3 +173,24 @@ func TestAskFactsAreBounded(t *testing.T) {
 		t.Fatalf("the answer states %d invoices, want the first five:\n%s", n, r.Answer)
 	}
 }
+
+// TestAskFactsSayWhenSourcesDisagree: invoice INV-2025-031 is given 1540 by one document and
+// 1450 by its scan (lint's planted contradiction). Asked for by its number, the answer shows
+// its facts and says that the sources disagree, each value with its source: the finding lint
+// reports, found without running lint (issue 24, item 4).
+func TestAskFactsSayWhenSourcesDisagree(t *testing.T) {
+	e := lintStore(t, t.TempDir(), false)
+	r := ask(t, e, engine.AskRequest{Question: "What is the amount of invoice INV-2025-031?"})
+	if factsOf(r)["INV-2025-031"]["amount"] == "" {
+		t.Fatalf("no amount among the facts: %+v", r.Facts)
+	}
+	if !strings.Contains(r.Notice, "the sources disagree: INV-2025-031's amount is ") ||
+		!strings.Contains(r.Notice, "1540") || !strings.Contains(r.Notice, "1450") {
+		t.Errorf("notice: %q", r.Notice)
+	}
+	// lint reports the same finding, by the same title.
+	rep := runLint(t, e, engine.LintRequest{})
+	if cs := byKind(rep, "contradiction"); len(cs) != 1 || !strings.Contains(r.Notice, cs[0].Title) {
+		t.Errorf("lint says %+v; ask said %q", cs, r.Notice)
+	}
+}
