@@ -133,3 +133,25 @@ func TestSplitUnits(t *testing.T) {
 		t.Fatalf("units:\n%q\nwant\n%q", got, want)
 	}
 }
+
+// TestFieldLines: a short unterminated "Label: value" line whose value has digits states a
+// fact ("Amount due: EUR 1,540.00") and is a sentence; a title whose digits are in its label
+// stays a label, and so does a label with a value of words.
+func TestFieldLines(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Intro text here.\n\nAmount due: EUR 1,540.00\n":             true,
+		"Intro text here.\n\nDue date: 15 March 2024\n":              true,
+		"Intro text here.\n\nListing 21-11: Spawning a new thread\n": false,
+		"Intro text here.\n\nVendor: Acme Corp and friends\n":        false,
+	} {
+		got := false
+		for _, s := range Split(text) {
+			if s.Text != "Intro text here." {
+				got = true
+			}
+		}
+		if got != want {
+			t.Errorf("%q: a sentence %v, want %v", text, got, want)
+		}
+	}
+}
