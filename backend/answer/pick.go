@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/strata-app/strata/backend/heuristics"
 	"github.com/strata-app/strata/backend/search"
 )
 
@@ -369,7 +370,7 @@ func headsTable(ss []Sentence, i int) bool {
 // none empty, no digits, no address. A passage that begins with a row may begin among the
 // data: such a row is a header only when it reads as one.
 func looksLikeHeader(row string) bool {
-	for _, c := range splitCells(row) {
+	for _, c := range heuristics.RowCells(row) {
 		if c == "" || len(strings.Fields(c)) > 4 || strings.ContainsAny(c, "0123456789@") {
 			return false
 		}

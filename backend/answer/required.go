@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/strata-app/strata/backend/heuristics"
 	"github.com/strata-app/strata/backend/search"
 )
 
@@ -322,7 +323,7 @@ func (r Required) onlyInEmptyCells(row, header string) bool {
 	if header == "" {
 		return false
 	}
-	cells, heads := splitCells(row), splitCells(header)
+	cells, heads := heuristics.RowCells(row), heuristics.RowCells(header)
 	if len(cells) != len(heads) {
 		return false
 	}
@@ -351,18 +352,4 @@ func (r Required) allWords() []string {
 		out = append(out, p.allWords()...)
 	}
 	return out
-}
-
-// splitCells splits a row's text into its cells, trimmed; a row written with outer pipes
-// loses them, one without keeps its last empty cell ("a | b | ").
-func splitCells(row string) []string {
-	row = strings.TrimSpace(row)
-	if rest, ok := strings.CutPrefix(row, "|"); ok {
-		row = strings.TrimSuffix(rest, "|")
-	}
-	cells := strings.Split(row, "|")
-	for i := range cells {
-		cells[i] = strings.TrimSpace(cells[i])
-	}
-	return cells
 }

@@ -70,7 +70,7 @@ func nameInRow(text string, lineStart, lineEnd, at int) string {
 	if !strings.Contains(line, "|") {
 		return ""
 	}
-	cells := rowCells(line)
+	cells := RowCells(line)
 	if len(cells) < 2 {
 		return ""
 	}
@@ -90,7 +90,7 @@ func nameInRow(text string, lineStart, lineEnd, at int) string {
 			break
 		}
 		if strings.Trim(l, " \t|:-") != "" {
-			if len(rowCells(l)) != len(cells) {
+			if len(RowCells(l)) != len(cells) {
 				break
 			}
 			header = l
@@ -100,7 +100,7 @@ func nameInRow(text string, lineStart, lineEnd, at int) string {
 	if header == "" {
 		return ""
 	}
-	for i, h := range rowCells(header) {
+	for i, h := range RowCells(header) {
 		if nameHeaders[strings.ToLower(h)] {
 			return wholeName(cells[i])
 		}
@@ -108,10 +108,10 @@ func nameInRow(text string, lineStart, lineEnd, at int) string {
 	return ""
 }
 
-// rowCells are a table row's cells, trimmed. A row written with outer pipes ("| a | b |")
+// RowCells are a table row's cells, trimmed. A row written with outer pipes ("| a | b |")
 // loses them; one without ("a | b | ", as the Markdown reader renders a row) keeps its last,
 // empty cell, so the row has as many cells as its header.
-func rowCells(line string) []string {
+func RowCells(line string) []string {
 	line = strings.TrimSpace(line)
 	if rest, ok := strings.CutPrefix(line, "|"); ok {
 		line = strings.TrimSuffix(rest, "|")
