@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/strata-app/strata/backend/answer"
+	"github.com/strata-app/strata/backend/ask"
 	"github.com/strata-app/strata/backend/ids"
 	"github.com/strata-app/strata/backend/lint"
 	"github.com/strata-app/strata/backend/search"
@@ -37,35 +37,13 @@ const (
 	maxRelationsRead   = 500
 )
 
-// factEntity is an entity whose facts the answer shows.
-type factEntity struct {
-	id, typ, name string
-	about         string // the named entity it is related to, for a related one ("Acme Corp")
-	date          string // its date value, for ordering related entities
-	facts         []Fact
-}
-
-// askFactSet is what a question's entities say.
-type askFactSet struct {
-	list     []Fact
-	entities []*factEntity // those with facts, in the order their facts are listed
-	period   answer.Period
-	// named are the names (as words) by which the question named the entities that have facts:
-	// the passages' sentences must name one of them too (answer.Options.Mention).
-	named [][]string
-}
-
 // factDisagreements are what lint's contradiction check finds of the entities whose facts an
 // answer shows (issue 24): a field two standing sources give different values, each with its
 // source. The check runs on these entities alone, over the reader (no write lock, nothing
 // stored), so ask says what `lint` would report whether or not lint ran.
-func (e *Engine) factDisagreements(ctx context.Context, entities []*factEntity) ([]string, error) {
-	if len(entities) == 0 {
+func (e *Engine) factDisagreements(ctx context.Context, ids []string) ([]string, error) {
+	if len(ids) == 0 {
 		return nil, nil
-	}
-	ids := make([]string, len(entities))
-	for i, fe := range entities {
-		ids[i] = fe.id
 	}
 	var out []string
 	for _, c := range lint.Registered() {
@@ -85,8 +63,9 @@ func (e *Engine) factDisagreements(ctx context.Context, entities []*factEntity) 
 }
 
 // askFacts finds the entities a question names and their facts.
-func (e *Engine) askFacts(ctx context.Context, question string) (askFactSet, error) {
-	out := askFactSet{list: []Fact{}, period: answer.ParsePeriod(question)}
+func (e *Engine) askFacts(ctx context.Context, question string) (ask.FactSet, error) {
+	out := ask.FactSet{List: []Fact{}}
+	period := answer.ParsePeriod(question)
 	// A name can be meant only if its first word is a word of the question (the name must
 	// stand there whole): those are looked up, stop words included ("The Guardian").
 	qwords := search.Words(question)
@@ -143,32 +122,32 @@ func (e *Engine) askFacts(ctx context.Context, question string) (askFactSet, err
 		if err != nil {
 			return out, err
 		}
-		shown, asked, err := e.relatedFacts(ctx, nm.ent, fe.name, qstems, out.period, len(fe.facts) == 0)
+		shown, asked, err := e.relatedFacts(ctx, nm.ent, fe.Name, qstems, period, len(fe.Facts) == 0)
 		if err != nil {
 			return out, err
 		}
 		if !asked {
-			shown = append([]*factEntity{fe}, shown...)
+			shown = append([]*ask.FactEntity{fe}, shown...)
 		}
 		for _, f := range shown {
-			if len(f.facts) > 0 {
-				out.named = append(out.named, nm.name)
+			if len(f.Facts) > 0 {
+				out.Named = append(out.Named, nm.name)
 				break
 			}
 		}
 		for _, f := range shown {
-			if len(f.facts) == 0 {
+			if len(f.Facts) == 0 {
 				continue
 			}
-			room := maxFacts - len(out.list)
+			room := maxFacts - len(out.List)
 			if room <= 0 {
 				return out, nil
 			}
-			if len(f.facts) > room {
-				f.facts = f.facts[:room]
+			if len(f.Facts) > room {
+				f.Facts = f.Facts[:room]
 			}
-			out.list = append(out.list, f.facts...)
-			out.entities = append(out.entities, f)
+			out.List = append(out.List, f.Facts...)
+			out.Entities = append(out.Entities, f)
 		}
 	}
 	return out, nil
@@ -177,7 +156,7 @@ func (e *Engine) askFacts(ctx context.Context, question string) (askFactSet, err
 // relatedFacts are the facts of the entities that point at ent by an asserted relationship,
 // when the question asks about them (see the file comment): asked says it does (it names their
 // type or a period), and then the entity's own values are no answer to it, found or not.
-func (e *Engine) relatedFacts(ctx context.Context, ent store.Entity, name string, qstems map[string]bool, period answer.Period, bare bool) (list []*factEntity, asked bool, err error) {
+func (e *Engine) relatedFacts(ctx context.Context, ent store.Entity, name string, qstems map[string]bool, period answer.Period, bare bool) (list []*ask.FactEntity, asked bool, err error) {
 	rels, _, err := store.ListRelationships(ctx, e.db.Reader(), store.RelationshipFilter{EntityID: ent.EntityID, Direction: "inbound", Limit: maxRelationsRead})
 	if err != nil {
 		return nil, false, err
@@ -233,7 +212,7 @@ func (e *Engine) relatedFacts(ctx context.Context, ent store.Entity, name string
 		}
 		return cands[i].id < cands[j].id
 	})
-	var out []*factEntity
+	var out []*ask.FactEntity
 	for _, c := range cands[:min(len(cands), maxRelatedEntities)] {
 		src, err := store.GetEntity(ctx, e.db.Reader(), c.id)
 		if errors.Is(err, store.ErrNotFound) {
@@ -286,12 +265,12 @@ var dateFields = []string{"date", "start_date", "observed_at", "due_date", "end_
 // name (the entity's own, or that of the entity it is related to: an invoice's vendor_name
 // when the question is about that vendor) are left out, as are values read from documents
 // Strata wrote itself (an earlier answer is not a source).
-func (e *Engine) entityFacts(ctx context.Context, ent store.Entity, about string, aboutNames []string) (*factEntity, error) {
+func (e *Engine) entityFacts(ctx context.Context, ent store.Entity, about string, aboutNames []string) (*ask.FactEntity, error) {
 	tr, err := e.tracer(ctx, ent.EntityID)
 	if err != nil {
 		return nil, err
 	}
-	fe := &factEntity{id: ent.EntityID, typ: ent.EntityType, name: displayName(ent, tr.snap), about: about}
+	fe := &ask.FactEntity{ID: ent.EntityID, Type: ent.EntityType, Name: displayName(ent, tr.snap), About: about}
 	names := map[string]bool{ids.NormalizeKey(ent.CanonicalName): true}
 	for _, a := range append(append([]string{}, ent.Aliases...), aboutNames...) {
 		names[ids.NormalizeKey(a)] = true
@@ -301,7 +280,7 @@ func (e *Engine) entityFacts(ctx context.Context, ent store.Entity, about string
 		fields = append(fields, f)
 	}
 	sort.Strings(fields)
-	fe.date = dateOf(tr.snap)
+	fe.Date = dateOf(tr.snap)
 	for _, f := range fields {
 		v := tr.snap[f]
 		if string(v) == "null" || len(v) == 0 {
@@ -315,7 +294,7 @@ func (e *Engine) entityFacts(ctx context.Context, ent store.Entity, about string
 		if err != nil {
 			return nil, err
 		}
-		fact := Fact{EntityID: ent.EntityID, EntityType: ent.EntityType, EntityName: fe.name, Field: f, Value: v,
+		fact := Fact{EntityID: ent.EntityID, EntityType: ent.EntityType, EntityName: fe.Name, Field: f, Value: v,
 			ObservationID: p.SourceObservation.ID}
 		if d := p.SourceDocument; d != nil {
 			if e.IsGenerated(d.Path) {
@@ -331,7 +310,7 @@ func (e *Engine) entityFacts(ctx context.Context, ent store.Entity, about string
 		} else {
 			fact.Agent = payloadAgent(p.SourcePayload.Origin)
 		}
-		fe.facts = append(fe.facts, fact)
+		fe.Facts = append(fe.Facts, fact)
 	}
 	return fe, nil
 }
@@ -378,44 +357,12 @@ func (e *Engine) spanChunkPlace(ctx context.Context, span, value json.RawMessage
 	}
 	for _, c := range cs {
 		for i, l := range strings.Split(c.Text, "\n") {
-			if lineHolds(l, value) {
+			if ask.LineHolds(l, value) {
 				return c.FileLine(i), c.Page, nil
 			}
 		}
 	}
 	return cs[0].LineStart, cs[0].Page, nil
-}
-
-// lineHolds reports whether a line of text writes a value: a number as a number (1,500.00 holds
-// 1500), anything else as its words (case and spacing aside); a list by its first item.
-func lineHolds(line string, value json.RawMessage) bool {
-	v, err := ids.Decode(value)
-	if err != nil {
-		return false
-	}
-	if list, ok := v.([]any); ok {
-		if len(list) == 0 {
-			return false
-		}
-		v = list[0]
-	}
-	switch t := v.(type) {
-	case json.Number:
-		want := answer.Numbers(t.String())
-		if len(want) != 1 {
-			return false
-		}
-		for _, n := range answer.Numbers(line) {
-			if n.Norm == want[0].Norm {
-				return true
-			}
-		}
-		return false
-	case string:
-		w := strings.ToLower(strings.Join(strings.Fields(t), " "))
-		return w != "" && strings.Contains(strings.ToLower(strings.Join(strings.Fields(line), " ")), w)
-	}
-	return false
 }
 
 // payloadAgent names who submitted a payload: its agent, else its extractor.
@@ -434,167 +381,4 @@ func payloadAgent(origin json.RawMessage) string {
 		}
 	}
 	return ""
-}
-
-// factSentences states the facts as sentences, one per entity (at most maxFactSentences): the
-// entity, then its values — "Acme Corp invoice INV-001: amount 1500, currency EUR, date
-// 2025-03-04." Each value is the snapshot's, so the sentence is what the store holds, not a
-// paraphrase of it.
-//
-// How a fact sentence is cited: a value read from a document line gets a [n] citation of that
-// line, like a sentence of a passage, because that is a place a person can open and check. A
-// value from a payload (an agent's submission) has no document and no line: its sentence
-// carries no [n], and its facts name the observation and the agent instead (Fact.Agent) — a
-// citation pointing at no text would look checkable while it is not.
-//
-// A fact sentence answers only what it says (issue 24): it must hold the question's required
-// terms like any passage (req.Missing), so "What's Derek Ashworth's phone number?" is not
-// answered by his e-mail address. The facts stay listed apart (AskResponse.Facts): they are
-// what the store holds of the entity named, not an answer.
-func (w *answerWriter) factSentences(ctx context.Context, fs askFactSet, req answer.Required) ([]answerSentence, error) {
-	var out []answerSentence
-	for _, fe := range fs.entities {
-		if len(out) == maxFactSentences {
-			break
-		}
-		var parts []string
-		for _, f := range fe.facts {
-			if v := factValue(f.Value); v != "" {
-				parts = append(parts, strings.ReplaceAll(f.Field, "_", " ")+" "+v)
-			}
-		}
-		if len(parts) == 0 {
-			continue
-		}
-		label := fe.name + " (" + strings.ReplaceAll(fe.typ, "_", " ") + ")"
-		if fe.about != "" {
-			label = fe.about + " " + strings.ReplaceAll(fe.typ, "_", " ") + " " + fe.name
-		}
-		text := label + ": " + strings.Join(parts, ", ") + "."
-		if len(req.Missing(text+spelledDates(fe.facts))) > 0 {
-			continue
-		}
-		var cites []int
-		for _, f := range fe.facts {
-			if f.DocumentID != "" && f.Line > 0 {
-				n, err := w.citeFact(ctx, f)
-				if err != nil {
-					return nil, err
-				}
-				if n > 0 && !containsInt(cites, n) && len(cites) < 3 {
-					cites = append(cites, n)
-				}
-			}
-		}
-		out = append(out, answerSentence{text: text, cites: cites})
-	}
-	return out, nil
-}
-
-// spelledDates writes the facts' ISO dates in words (" 15 March 2024"), so that a question
-// naming a month or a year ("What did Acme invoice in March?") finds it in a fact's 2024-03-15.
-func spelledDates(facts []Fact) string {
-	var b strings.Builder
-	for _, f := range facts {
-		var s string
-		if json.Unmarshal(f.Value, &s) != nil || len(s) < 10 {
-			continue
-		}
-		if t, err := time.Parse("2006-01-02", s[:10]); err == nil {
-			b.WriteString(" " + t.Format("2 January 2006"))
-		}
-	}
-	return b.String()
-}
-
-func containsInt(list []int, n int) bool {
-	for _, x := range list {
-		if x == n {
-			return true
-		}
-	}
-	return false
-}
-
-// factValue writes a snapshot value for a sentence: strings and numbers as they are, a list of
-// them joined (the first five, then how many more); nested objects are left to the facts list.
-func factValue(raw json.RawMessage) string {
-	v, err := ids.Decode(raw)
-	if err != nil {
-		return ""
-	}
-	switch t := v.(type) {
-	case string:
-		return t
-	case json.Number:
-		return t.String()
-	case bool:
-		if t {
-			return "yes"
-		}
-		return "no"
-	case []any:
-		var items []string
-		for _, x := range t {
-			switch y := x.(type) {
-			case string:
-				items = append(items, y)
-			case json.Number:
-				items = append(items, y.String())
-			}
-		}
-		if len(items) == 0 {
-			return ""
-		}
-		if len(items) > 5 {
-			return strings.Join(items[:5], ", ") + fmt.Sprintf(" and %d more", len(items)-5)
-		}
-		return strings.Join(items, ", ")
-	}
-	return ""
-}
-
-// citeFact cites the document line a fact was read from: the chunk holding that line, quoting
-// the line's text as the chunk has it (0 when the line does not write the value).
-func (w *answerWriter) citeFact(ctx context.Context, f Fact) (int, error) {
-	c, err := store.ChunkCovering(ctx, w.e.db.Reader(), f.DocumentID, f.Line, f.Page)
-	if errors.Is(err, store.ErrNotFound) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, err
-	}
-	d, err := store.GetDocument(ctx, w.e.db.Reader(), f.DocumentID)
-	if errors.Is(err, store.ErrNotFound) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, err
-	}
-	// The text line the fact's file line falls in: the last whose file line is not after it. It
-	// is cited only if it writes the value: a citation must land on the words it stands for.
-	lines := strings.Split(c.Text, "\n")
-	at := 0
-	for i := range lines {
-		if c.FileLine(i) <= f.Line {
-			at = i
-		}
-	}
-	if !lineHolds(lines[at], f.Value) {
-		return 0, nil
-	}
-	from := 0
-	for _, l := range lines[:at] {
-		from += len(l) + 1
-	}
-	to := from + len(lines[at])
-	p := &passage{result: search.Result{DocumentID: d.DocumentID, Path: d.Path, Title: d.Title}, chunk: c}
-	// The sentence of that line that writes the value, when it is prose: a long line of text
-	// (an HTML paragraph) stands for many lines of the file.
-	for _, s := range splitPassage(d, c.Text) {
-		if s.Start < to && s.End > from && lineHolds(s.Text, f.Value) {
-			return w.cite(ctx, p, s.Start, s.End, s.Text)
-		}
-	}
-	return w.cite(ctx, p, from, to, strings.Join(strings.Fields(lines[at]), " "))
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/strata-app/strata/backend/ask"
 	"os"
 	"path/filepath"
 	"sort"
@@ -127,7 +128,7 @@ func answerMarkdown(question, body string, cs []Citation) []byte {
 	if len(cs) > 0 {
 		b.WriteString("\n## Sources\n\n")
 		for _, c := range cs {
-			fmt.Fprintf(&b, "- [%d] %s — %s: “%s”\n", c.N, oneLine(c.Title), citePlace(c), oneLine(c.Quote))
+			fmt.Fprintf(&b, "- [%d] %s — %s: “%s”\n", c.N, oneLine(c.Title), ask.CitePlace(c), oneLine(c.Quote))
 		}
 	}
 	return b.Bytes()

@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"encoding/json"
+	"github.com/strata-app/strata/backend/ask"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
@@ -24,8 +24,8 @@ const (
 
 // Answer modes: how the answer was written.
 const (
-	AskExtractive = "extractive" // sentences copied from the passages (no language model)
-	AskLLM        = "llm"        // written by the local chat model from the passages, each sentence checked
+	AskExtractive = ask.ModeExtractive // sentences copied from the passages (no language model)
+	AskLLM        = ask.ModeLLM        // written by the local chat model from the passages, each sentence checked
 )
 
 // Ask limits.
@@ -53,43 +53,14 @@ type SearchFilters struct {
 	To   string `json:"to,omitempty"`
 }
 
-// Citation is one [n] of an answer: the passage a sentence rests on, at the source's own lines.
-type Citation struct {
-	N          int    `json:"n"`
-	DocumentID string `json:"document_id"`
-	Path       string `json:"path,omitempty"`
-	Title      string `json:"title"`
-	LineStart  int    `json:"line_start"`
-	LineEnd    int    `json:"line_end"`
-	Page       int    `json:"page,omitempty"`
-	ChunkID    string `json:"chunk_id"`
-	Quote      string `json:"quote"` // the cited words, as the source has them
-}
-
-// Fact is a snapshot value of an entity the question names, with the observation it came from.
-type Fact struct {
-	EntityID      string          `json:"entity_id"`
-	EntityType    string          `json:"entity_type"`
-	EntityName    string          `json:"entity_name"`
-	Field         string          `json:"field"`
-	Value         json.RawMessage `json:"value"`
-	ObservationID string          `json:"observation_id"`
-	DocumentID    string          `json:"document_id,omitempty"`
-	Path          string          `json:"path,omitempty"`
-	Line          int             `json:"line,omitempty"`
-	Page          int             `json:"page,omitempty"`
-	// Agent names who submitted a value that came from a payload rather than a document (its
-	// agent_id, else its extractor): such a fact has no line to cite, so it says whose word it is.
-	Agent string `json:"agent,omitempty"`
-}
-
-// Unsupported is a sentence the chat model wrote that its citations do not bear out, removed
-// from the answer.
-type Unsupported struct {
-	Sentence  string `json:"sentence"`
-	Citations []int  `json:"citations"` // the [n] it carried (none: it carried none)
-	Reason    string `json:"reason"`    // e.g. "no citation", "[2] does not say 1,540", "cites no passage [9]"
-}
+// The answer's parts are package ask's (the pipeline's own types), named here too so that the
+// engine's API stays whole.
+type (
+	Citation       = ask.Citation
+	Fact           = ask.Fact
+	Unsupported    = ask.Unsupported
+	ClosestPassage = ask.ClosestPassage
+)
 
 // AskResponse is an answer with its citations.
 type AskResponse struct {
@@ -107,18 +78,6 @@ type AskResponse struct {
 	DocumentID string           `json:"document_id,omitempty"` // persist: the answer's document
 	Created    *bool            `json:"created,omitempty"`     // persist: false when the same answer was filed before
 	Embedder   *EmbeddingStatus `json:"embedder,omitempty"`
-}
-
-// ClosestPassage is a passage near a question that did not answer it.
-type ClosestPassage struct {
-	DocumentID string   `json:"document_id"`
-	Path       string   `json:"path,omitempty"`
-	Title      string   `json:"title"`
-	LineStart  int      `json:"line_start"`
-	LineEnd    int      `json:"line_end"`
-	Page       int      `json:"page,omitempty"`
-	Snippet    string   `json:"snippet"`
-	Missing    []string `json:"missing,omitempty"` // what of the question it does not say
 }
 
 // checkAsk validates a question and fills the defaults.

@@ -6,7 +6,7 @@
 // The generator renders json.RawMessage as number[] (it is a []byte to reflection), so every
 // raw-JSON field is re-declared below as what it holds; everything else is taken as generated.
 
-import type { app, docstate, engine, errs, ingest, lint, search, store, watch } from '../../wailsjs/go/models';
+import type { app, ask, docstate, engine, errs, ingest, lint, search, store, watch } from '../../wailsjs/go/models';
 import type { EvidenceItem } from './enrich';
 
 /** A field holding raw JSON (json.RawMessage in Go). */
@@ -142,10 +142,10 @@ export type SuggestionDecision = Omit<engine.SuggestionDecision, 'suggestion' | 
 
 export type AskRequest = engine.AskRequest;
 export type SearchFilters = engine.SearchFilters;
-export type Citation = engine.Citation;
-export type Unsupported = engine.Unsupported;
+export type Citation = ask.Citation;
+export type Unsupported = ask.Unsupported;
 /** A snapshot value of an entity the question names, with where it came from. */
-export type Fact = Omit<engine.Fact, 'value'> & { value: RawJSON; agent?: string };
+export type Fact = Omit<ask.Fact, 'value'> & { value: RawJSON; agent?: string };
 export type AskResponse = Omit<engine.AskResponse, 'facts'> & { facts: Fact[] };
 
 export type LintRequest = engine.LintRequest;

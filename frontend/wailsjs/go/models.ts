@@ -30,6 +30,50 @@ export namespace app {
 
 }
 
+export namespace ask {
+	
+	export interface Citation {
+	    n: number;
+	    document_id: string;
+	    path?: string;
+	    title: string;
+	    line_start: number;
+	    line_end: number;
+	    page?: number;
+	    chunk_id: string;
+	    quote: string;
+	}
+	export interface ClosestPassage {
+	    document_id: string;
+	    path?: string;
+	    title: string;
+	    line_start: number;
+	    line_end: number;
+	    page?: number;
+	    snippet: string;
+	    missing?: string[];
+	}
+	export interface Fact {
+	    entity_id: string;
+	    entity_type: string;
+	    entity_name: string;
+	    field: string;
+	    value: number[];
+	    observation_id: string;
+	    document_id?: string;
+	    path?: string;
+	    line?: number;
+	    page?: number;
+	    agent?: string;
+	}
+	export interface Unsupported {
+	    sentence: string;
+	    citations: number[];
+	    reason: string;
+	}
+
+}
+
 export namespace docstate {
 	
 	export enum Phase {
@@ -62,13 +106,13 @@ export namespace engine {
 	export interface AskResponse {
 	    question: string;
 	    answer: string;
-	    citations: Citation[];
-	    facts: Fact[];
+	    citations: ask.Citation[];
+	    facts: ask.Fact[];
 	    mode: string;
 	    model?: string;
-	    unsupported: Unsupported[];
+	    unsupported: ask.Unsupported[];
 	    notice?: string;
-	    closest?: ClosestPassage[];
+	    closest?: ask.ClosestPassage[];
 	    document_id?: string;
 	    created?: boolean;
 	    embedder?: EmbeddingStatus;
@@ -85,27 +129,6 @@ export namespace engine {
 	    source_priority: number;
 	    specificity_score: number;
 	    chosen: boolean;
-	}
-	export interface Citation {
-	    n: number;
-	    document_id: string;
-	    path?: string;
-	    title: string;
-	    line_start: number;
-	    line_end: number;
-	    page?: number;
-	    chunk_id: string;
-	    quote: string;
-	}
-	export interface ClosestPassage {
-	    document_id: string;
-	    path?: string;
-	    title: string;
-	    line_start: number;
-	    line_end: number;
-	    page?: number;
-	    snippet: string;
-	    missing?: string[];
 	}
 	export interface DocumentDetail {
 	    document_id: string;
@@ -223,19 +246,6 @@ export namespace engine {
 	    total: number;
 	    limit: number;
 	    offset: number;
-	}
-	export interface Fact {
-	    entity_id: string;
-	    entity_type: string;
-	    entity_name: string;
-	    field: string;
-	    value: number[];
-	    observation_id: string;
-	    document_id?: string;
-	    path?: string;
-	    line?: number;
-	    page?: number;
-	    agent?: string;
 	}
 	export interface FieldProvenance {
 	    entity_id: string;
@@ -516,11 +526,6 @@ export namespace engine {
 	    total: number;
 	    limit: number;
 	    offset: number;
-	}
-	export interface Unsupported {
-	    sentence: string;
-	    citations: number[];
-	    reason: string;
 	}
 
 }

@@ -1,4 +1,4 @@
-package engine
+package ask
 
 import (
 	"context"
@@ -34,7 +34,7 @@ type llmOutcome struct {
 // its second: a laptop's model reads a long prompt slowly, and the best passages are what the
 // search vouches for). Unsupported lists the sentences removed, with the passage numbers as
 // the model wrote them ([n] is the n-th passage sent, in the search's order) and why.
-func (e *Engine) askLLM(ctx context.Context, question string, passages []*passage) (*llmOutcome, error) {
+func (a *Asker) askLLM(ctx context.Context, question string, passages []*passage) (*llmOutcome, error) {
 	var user strings.Builder
 	sent := make(map[int]string, len(passages))
 	user.WriteString("Passages:\n")
@@ -44,7 +44,7 @@ func (e *Engine) askLLM(ctx context.Context, question string, passages []*passag
 		fmt.Fprintf(&user, "\n[%d] %s\n%s\n", n, p.result.Title, p.chunk.Text)
 	}
 	fmt.Fprintf(&user, "\nQuestion: %s\n", question)
-	reply, err := e.chat.Chat(ctx, askSystem, user.String())
+	reply, err := a.Chat.Chat(ctx, askSystem, user.String())
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +71,7 @@ func (e *Engine) askLLM(ctx context.Context, question string, passages []*passag
 // llmSentences cites checked sentences: each [n] the model wrote becomes the citation of the
 // stretch of passage n that bears the sentence out (its best sentence, or its best line when
 // it has no sentence of prose), numbered in order of first use.
-func (w *answerWriter) llmSentences(ctx context.Context, sent []*passage, vs []answer.Verdict) ([]answerSentence, error) {
+func (w *writer) llmSentences(ctx context.Context, sent []*passage, vs []answer.Verdict) ([]answerSentence, error) {
 	var out []answerSentence
 	for _, v := range vs {
 		var cites []int
@@ -118,4 +118,48 @@ func supportOf(p *passage, claim string) (from, to int, quote string) {
 	}
 	i := max(answer.Support(claim, ltexts), 0)
 	return lines[i].from, lines[i].to, strings.Join(strings.Fields(ltexts[i]), " ")
+}
+
+// modelAnswer asks the local chat model, when there is one and there are passages, and returns
+// the sentences of its answer that the check kept, setting resp's mode and model. When the
+// model fails, finds no answer, or writes nothing the passages bear out, it returns none and
+// resp stays extractive, its notice saying why (and Unsupported listing what was removed).
+func (a *Asker) modelAnswer(ctx context.Context, w *writer, question string, resp *Answer) ([]answerSentence, error) {
+	if len(w.passages) == 0 {
+		return nil, nil
+	}
+	if ok, _ := a.Chat.Available(ctx); !ok {
+		return nil, nil
+	}
+	var sent []*passage
+	for _, p := range w.passages {
+		if !p.second {
+			sent = append(sent, p)
+		}
+	}
+	out, err := a.askLLM(ctx, question, sent)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return nil, ctx.Err()
+	case err != nil:
+		// Not a failure of the ask: the extractive answer stands in, and the notice says so.
+		resp.Notice = joinNotice(resp.Notice, "the local chat model did not answer; this answer is extracted from the passages")
+		a.Log.Warn("ask: the chat model failed, answering extractively", "err", err)
+		return nil, nil
+	}
+	resp.Unsupported = out.unsupported
+	switch {
+	case len(out.sentences) > 0:
+		body, err := w.llmSentences(ctx, sent, out.sentences)
+		if err != nil {
+			return nil, err
+		}
+		resp.Mode, resp.Model = ModeLLM, a.Chat.Model()
+		return body, nil
+	case out.noAnswer:
+		resp.Notice = joinNotice(resp.Notice, "the local chat model found no answer in the passages; this answer is extracted from them")
+	default:
+		resp.Notice = joinNotice(resp.Notice, fmt.Sprintf("none of the %d sentences the chat model wrote is borne out by the passages it cites; this answer is extracted from the passages", len(out.unsupported)))
+	}
+	return nil, nil
 }

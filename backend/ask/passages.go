@@ -1,0 +1,122 @@
+package ask
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+
+	"github.com/strata-app/strata/backend/answer"
+	"github.com/strata-app/strata/backend/search"
+	"github.com/strata-app/strata/backend/store"
+)
+
+// passage is one retrieved passage: a search result's best chunk, or its second best.
+type passage struct {
+	result search.Result
+	rank   int // the result's rank (0 for the best)
+	chunk  store.Chunk
+	sents  []answer.Sentence
+	second bool // the result's second-best chunk
+	// missing is what of the question this passage does not say (answer.Required.Missing, over
+	// its text, heading, title and file name): a passage that misses anything answers nothing.
+	missing []string
+}
+
+// supports reports whether the passage says everything the question requires.
+func (p *passage) supports() bool { return len(p.missing) == 0 }
+
+// passageContext is what a passage is read with when deciding whether it answers: its text,
+// its heading, its document's title and file name (a changelog's "1.9.0" section names its
+// project only in the file's name).
+func passageContext(p *passage) string {
+	return p.chunk.Heading + "\n" + p.result.Title + "\n" + filepath.Base(p.result.Path) + "\n" + p.chunk.Text
+}
+
+// subjectLines are how many of a document's first lines say what it is about: a letter's
+// heading and subject line, an invoice's number.
+const subjectLines = 12
+
+// passageSubject is what a passage's document says it is about (answer.Passage.Subject): its
+// title, file name and the heading over the passage, and, when the passage is the document's
+// first chunk, its first lines.
+func passageSubject(p *passage) string {
+	s := p.chunk.Heading + "\n" + p.result.Title + "\n" + filepath.Base(p.result.Path)
+	if p.chunk.Ordinal == 0 {
+		lines := strings.SplitN(p.chunk.Text, "\n", subjectLines+1)
+		s += "\n" + strings.Join(lines[:min(len(lines), subjectLines)], "\n")
+	}
+	return s
+}
+
+// passages runs the search for the question and loads each result's best chunk and its second
+// best, split into sentences. A document often answers in the paragraph after the one that
+// matched best (an API's name in its heading's chunk, what it does in the next), so each result
+// brings two passages; the chat model is sent the best ones only (see askLLM). The query scores
+// sentences with the terms and weights the search ranked by. Each passage notes what of req
+// (the question's required terms) it does not say.
+func (a *Asker) passages(ctx context.Context, question string, req answer.Required) ([]*passage, answer.Query, error) {
+	res, err := a.Search.SearchPassages(ctx, question)
+	if err != nil {
+		return nil, answer.Query{}, err
+	}
+	var ids []string
+	for _, r := range res.Results {
+		ids = append(ids, r.ChunkID)
+		if len(r.Next) > 0 {
+			ids = append(ids, r.Next[0])
+		}
+	}
+	chunks, err := a.Store.ChunksByID(ctx, ids)
+	if err != nil {
+		return nil, answer.Query{}, err
+	}
+	byID := make(map[string]store.Chunk, len(chunks))
+	var docIDs []string
+	for _, c := range chunks {
+		byID[c.ChunkID] = c
+		docIDs = append(docIDs, c.DocumentID)
+	}
+	docs, err := a.Store.DocumentsByID(ctx, docIDs)
+	if err != nil {
+		return nil, answer.Query{}, err
+	}
+	byDoc := make(map[string]store.Document, len(docs))
+	for _, d := range docs {
+		byDoc[d.DocumentID] = d
+	}
+	var out []*passage
+	for i, r := range res.Results {
+		c, ok := byID[r.ChunkID]
+		if !ok {
+			continue // removed since the search read it
+		}
+		out = append(out, &passage{result: r, rank: i, chunk: c, sents: splitPassage(byDoc[c.DocumentID], c.Text)})
+		if len(r.Next) > 0 {
+			if c, ok := byID[r.Next[0]]; ok {
+				out = append(out, &passage{result: r, rank: i, chunk: c, sents: splitPassage(byDoc[c.DocumentID], c.Text), second: true})
+			}
+		}
+	}
+	for _, p := range out {
+		p.missing = req.Missing(passageContext(p))
+	}
+	return out, answer.NewQuery(question, res.Terms), nil
+}
+
+// splitPassage splits a chunk's text into sentences: the HTML reader writes each block on a line
+// of its own (answer.SplitLines), other readers keep a paragraph's wrapped lines (answer.Split).
+// A source file has none: all of it is code, where a comment that reads like prose is no
+// answer a person can quote (the chat model still reads it as a passage).
+func splitPassage(d store.Document, text string) []answer.Sentence {
+	switch {
+	case d.DocType == "code":
+		return nil
+	case d.Mime == "text/html" || d.Mime == "application/xhtml+xml":
+		return answer.SplitLines(text)
+	}
+	switch strings.ToLower(filepath.Ext(d.Path)) {
+	case ".html", ".htm", ".xhtml":
+		return answer.SplitLines(text)
+	}
+	return answer.Split(text)
+}
