@@ -189,6 +189,11 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 	chars, chosen := 0, 0
 	repeats := func(p, i int) bool {
 		for _, k := range out {
+			// A code block repeats no sentence of prose, nor a prose sentence a block: the
+			// command says how, the sentence naming its URL says what.
+			if (passages[p].Sentences[i].Unit == UnitCode) != (passages[k.Passage].Sentences[k.Index].Unit == UnitCode) {
+				continue
+			}
 			if same(stems[p][i], stems[k.Passage][k.Index], o.SameAs) {
 				return true
 			}

@@ -116,6 +116,22 @@ func TestPickKeepsToItsUnit(t *testing.T) {
 	}
 }
 
+// TestPickCodeIsNoRepeatOfProse: the command that installs a package shares its words with a
+// sentence naming the package's URL; it is still the answer to "how do I install", not a
+// near-copy of that sentence (issue 24: "How do I install pflag?" lost its go get block).
+func TestPickCodeIsNoRepeatOfProse(t *testing.T) {
+	text := "You can see the documentation of the pflag package at http://localhost:6060/pkg/github.com/spf13/pflag in go.\n\n" +
+		"Install by running:\n\n```\ngo get github.com/spf13/pflag\n```\n"
+	ps := []Passage{{Sentences: Split(text), Score: 1}}
+	q := "How do I install pflag?"
+	o := DefaultOptions
+	o.Kind, o.Required = KindOf(q), RequiredTerms(q)
+	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
+	if !slices.Contains(got, "go get github.com/spf13/pflag") {
+		t.Errorf("picked %q", got)
+	}
+}
+
 // TestPickLeavesEmptyCells: a row answers about a column only when its cell there is filled
 // (issue 24: asked for Derek Ashworth's phone, his row with an empty phone cell was the
 // answer). The header is the table's first row as the Markdown reader renders it (no separator
