@@ -313,11 +313,12 @@ func init() {
 // an article or a bullet's label), followed soon by a defining verb, or the sentence "X — …"
 // / "X: …" of a glossary.
 func Defines(sentence string, term []string) bool {
-	if definesAs(sentence, term) {
+	if definesAs(sentence, term, false) {
 		return true
 	}
-	// "A trigger is an event …" defines a dpkg trigger in a document about dpkg.
-	return len(term) > 1 && definesAs(sentence, term[len(term)-1:])
+	// "A trigger is an event …" defines a dpkg trigger in a document about dpkg; "A file
+	// trigger is …" defines another kind of trigger.
+	return len(term) > 1 && definesAs(sentence, term[len(term)-1:], true)
 }
 
 // HoldsTerm reports whether a sentence names a definition question's term, or its head word
@@ -327,10 +328,12 @@ func HoldsTerm(sentence string, term []string) bool {
 	return NameAt(ws, term) >= 0 || NameAt(ws, term[len(term)-1:]) >= 0
 }
 
-func definesAs(sentence string, term []string) bool {
+// definesAs is Defines for one spelling of the term; bare, the term (a head word alone) must
+// stand with nothing but an article before it.
+func definesAs(sentence string, term []string, bare bool) bool {
 	ws := search.Words(sentence)
 	at := NameAt(ws, term)
-	if at < 0 || at > 3 {
+	if at < 0 || at > 3 || bare && at > 0 && !articles[ws[at-1]] {
 		return false
 	}
 	rest := ws[at+len(term):]

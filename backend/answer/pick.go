@@ -2,6 +2,7 @@ package answer
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -92,10 +93,11 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 		return nil
 	}
 	type cand struct {
-		p, i   int
-		share  float64
-		score  float64
-		follow int // the next sentences that come along: the value asked for, the steps or list an introduction announces
+		p, i    int
+		share   float64
+		score   float64
+		follow  int  // the next sentences that come along: the value asked for, the steps or list an introduction announces
+		defines bool // it defines the term a definition question asks about
 	}
 	own := o.Required.identSet()
 	stems := make([][][]string, len(passages))
@@ -168,12 +170,18 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 			if !terminated(s.Text) && follow == 0 {
 				score *= 0.85 // a fragment (a label, a parameter's description) says less than a sentence
 			}
-			if len(o.Define) > 0 && Defines(s.Text, o.Define) {
+			defines := len(o.Define) > 0 && Defines(s.Text, o.Define)
+			if defines {
 				score *= 1.5 // "X is …", "X means …": the definition, not a sentence that uses X
 			}
-			cands = append(cands, cand{p, i, share, score, follow})
+			cands = append(cands, cand{p, i, share, score, follow, defines})
 			best = max(best, score)
 		}
+	}
+	// A definition question is answered by the sentences that define its term when there
+	// are any: the others only use it.
+	if slices.ContainsFunc(cands, func(c cand) bool { return c.defines }) {
+		cands = slices.DeleteFunc(cands, func(c cand) bool { return !c.defines })
 	}
 	sort.SliceStable(cands, func(a, b int) bool {
 		if cands[a].score != cands[b].score {

@@ -132,6 +132,22 @@ func TestPickCodeIsNoRepeatOfProse(t *testing.T) {
 	}
 }
 
+// TestPickDefinitionOnly: a definition question is answered by the sentence that defines its
+// term, alone, when one is there; "A file trigger is …" defines another kind of trigger.
+func TestPickDefinitionOnly(t *testing.T) {
+	text := "A file trigger is guaranteed to be activated before the dpkg file is modified.\n\n" +
+		"Each dpkg trigger has a name, and packages declare the triggers they are interested in.\n\n" +
+		"A dpkg trigger is a facility that allows events caused by one package to be processed later by another.\n"
+	ps := []Passage{{Sentences: Split(text), Score: 1}}
+	q := "What is a dpkg trigger?"
+	o := DefaultOptions
+	o.Kind, o.Required, o.Define = KindOf(q), RequiredTerms(q), DefinedTerm(q)
+	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
+	if len(got) != 1 || !strings.HasPrefix(got[0], "A dpkg trigger is a facility") {
+		t.Errorf("picked %q", got)
+	}
+}
+
 // TestPickLeavesEmptyCells: a row answers about a column only when its cell there is filled
 // (issue 24: asked for Derek Ashworth's phone, his row with an empty phone cell was the
 // answer). The header is the table's first row as the Markdown reader renders it (no separator

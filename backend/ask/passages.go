@@ -2,6 +2,7 @@ package ask
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 
@@ -97,10 +98,52 @@ func (a *Asker) passages(ctx context.Context, question string, req answer.Requir
 			}
 		}
 	}
+	if term := answer.DefinedTerm(question); term != nil {
+		if out, err = a.introductions(ctx, out, res.Results, strings.Join(term, " "), byDoc); err != nil {
+			return nil, answer.Query{}, err
+		}
+	}
 	for _, p := range out {
 		p.missing = req.Missing(passageContext(p))
 	}
 	return out, answer.NewQuery(question, res.Terms), nil
+}
+
+// maxIntroductions bounds the documents whose first mention of a defined term is read.
+const maxIntroductions = 3
+
+// introductions adds, for a definition question, the chunk where each of the first few
+// results' documents first names the term: a document defines a term where it introduces it
+// ("A dpkg trigger is a facility …" in the introduction), while the search ranks the chunks
+// that use it most.
+func (a *Asker) introductions(ctx context.Context, out []*passage, results []search.Result, term string, byDoc map[string]store.Document) ([]*passage, error) {
+	have := map[string]bool{}
+	for _, p := range out {
+		have[p.chunk.ChunkID] = true
+	}
+	seen := map[string]bool{}
+	for i, r := range results {
+		if len(seen) == maxIntroductions {
+			break
+		}
+		if seen[r.DocumentID] {
+			continue
+		}
+		seen[r.DocumentID] = true
+		c, err := a.Store.FirstChunkWith(ctx, r.DocumentID, term)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if have[c.ChunkID] {
+			continue
+		}
+		have[c.ChunkID] = true
+		out = append(out, &passage{result: r, rank: i, chunk: c, sents: splitPassage(byDoc[c.DocumentID], c.Text), second: true})
+	}
+	return out, nil
 }
 
 // splitPassage splits a chunk's text into sentences: the HTML reader writes each block on a line

@@ -111,6 +111,10 @@ func (s askStore) ChunkCovering(ctx context.Context, documentID string, line, pa
 	return store.ChunkCovering(ctx, s.e.db.Reader(), documentID, line, page)
 }
 
+func (s askStore) FirstChunkWith(ctx context.Context, documentID, phrase string) (store.Chunk, error) {
+	return store.FirstChunkWith(ctx, s.e.db.Reader(), documentID, phrase)
+}
+
 // askFiles reads documents' files again for ask (ask.Files), through the engine's cache.
 type askFiles struct{ e *Engine }
 

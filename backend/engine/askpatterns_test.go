@@ -66,6 +66,17 @@ func TestAskPatterns(t *testing.T) {
 		contiguous(t, r)
 	})
 
+	t.Run("the sentence that defines", func(t *testing.T) {
+		// The introduction of dpkg's triggers spec defines the term; the search ranks the
+		// chunks that use it most, so the document's first mention of the term is read too,
+		// and the defining sentence alone is the answer.
+		r := ask(t, e, engine.AskRequest{Question: "What is a dpkg trigger?"})
+		if !strings.HasPrefix(r.Answer, "A dpkg trigger is a facility that allows events caused by one package") || len(r.Citations) != 1 {
+			t.Errorf("answer: %s", r.Answer)
+		}
+		contiguous(t, r)
+	})
+
 	t.Run("a table's row", func(t *testing.T) {
 		// The person is a row of a contacts table: the row answers.
 		r := ask(t, e, engine.AskRequest{Question: "Who is Hannah Voss?"})
