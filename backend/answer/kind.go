@@ -369,6 +369,15 @@ func (k Kind) Values(text string) (written, norm []string) {
 	return written, norm
 }
 
+// AllIdents are the identifiers of every part, as the question writes them in lower case.
+func (r Required) AllIdents() []string {
+	out := append([]string{}, r.Idents...)
+	for _, p := range r.Parts {
+		out = append(out, p.AllIdents()...)
+	}
+	return out
+}
+
 // HasIdents reports whether the question names a thing by an identifier (an invoice number,
 // a version): a record two sources can give different values for.
 func (r Required) HasIdents() bool {

@@ -113,7 +113,8 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 			return o.Kind.holds(text, own)
 		}
 		for i, s := range pa.Sentences {
-			if s.Unit == UnitCode && o.Kind != KindHowTo || s.Header || headsTable(pa.Sentences, i) {
+			if s.Unit == UnitCode && o.Kind != KindHowTo || s.Unit == UnitTitle && o.Kind != KindDate && o.Kind != KindVersion ||
+				s.Header || headsTable(pa.Sentences, i) {
 				continue // code answers how to do something, nothing else; a header names columns
 			}
 			st := search.Stems(s.Text)

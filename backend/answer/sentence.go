@@ -34,6 +34,10 @@ const (
 	UnitProse Unit = iota
 	UnitRow        // one row of a table; its text is the row's cells, whitespace collapsed
 	UnitCode       // one fenced code block, its lines verbatim (without the fences)
+	// UnitTitle is a Markdown heading that holds a number ("## 1.9.0 2024-04-04"): a
+	// changelog's release and its date are often written only there. It answers a question
+	// for a date or a version, nothing else.
+	UnitTitle
 )
 
 // Bounds of a code block quoted whole: longer is a program, not an answer's steps.
@@ -107,6 +111,12 @@ func unitSentence(text string, b block) (Sentence, bool) {
 			return Sentence{}, false
 		}
 		return Sentence{Start: b.start, End: b.end, Text: strings.TrimRight(raw, " \t\n"), Unit: UnitCode}, true
+	case UnitTitle:
+		t := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(raw), "#"))
+		if t == "" || len(t) > maxBytes {
+			return Sentence{}, false
+		}
+		return Sentence{Start: b.start, End: b.start + len(t), Text: strings.Join(strings.Fields(t), " "), Unit: UnitTitle}, true
 	}
 	return Sentence{}, false
 }
@@ -201,7 +211,13 @@ func blocks(text string, perLine bool) []block {
 				header := i+1 < len(ls) && tableRule(strings.TrimSpace(text[ls[i+1].start:ls[i+1].end]))
 				out = append(out, block{l.start, l.end, UnitRow, header})
 			}
-		case isHeading(s), capsHeading(trimmed), isPrompt(trimmed), symbolic(trimmed):
+		case isHeading(s):
+			flush()
+			if t := strings.TrimLeft(trimmed, "#"); strings.IndexFunc(t, unicode.IsDigit) >= 0 {
+				at := l.start + strings.Index(s, t)
+				out = append(out, block{at + len(t) - len(strings.TrimLeft(t, " \t")), l.end, UnitTitle, false})
+			}
+		case capsHeading(trimmed), isPrompt(trimmed), symbolic(trimmed):
 			flush()
 		case indented && (prevBlank || inIndented) && codeish(trimmed):
 			// An indented block of code in plain text (four spaces after a blank line): prose

@@ -155,3 +155,16 @@ func TestFieldLines(t *testing.T) {
 		}
 	}
 }
+
+// TestTitlesWithNumbers: a Markdown heading holding a number is a sentence of its own (a
+// changelog's "## 1.9.0 2024-04-04"), marked as a title; a heading of words is none.
+func TestTitlesWithNumbers(t *testing.T) {
+	ss := Split("## 1.9.0 2024-04-04\n\n### Changes and fixes\n\n- inotify: improve the error message of the first watch.\n")
+	if len(ss) != 2 || ss[0].Unit != UnitTitle || ss[0].Text != "1.9.0 2024-04-04" || ss[1].Unit != UnitProse {
+		t.Fatalf("%+v", ss)
+	}
+	text := "## 1.9.0 2024-04-04\n"
+	if got := text[ss[0].Start:ss[0].End]; got != "1.9.0 2024-04-04" {
+		t.Errorf("span %q", got)
+	}
+}

@@ -43,8 +43,10 @@ type Store interface {
 	DocumentsByID(ctx context.Context, ids []string) ([]store.Document, error)
 	GetDocument(ctx context.Context, id string) (store.Document, error)
 	ChunkCovering(ctx context.Context, documentID string, line, page int) (store.Chunk, error)
-	// FirstChunkWith is a document's first chunk holding the phrase (store.ErrNotFound: none).
+	// FirstChunkWith is a document's first chunk holding the phrase (store.ErrNotFound: none);
+	// FirstChunkHeaded the first whose heading holds it.
 	FirstChunkWith(ctx context.Context, documentID, phrase string) (store.Chunk, error)
+	FirstChunkHeaded(ctx context.Context, documentID, phrase string) (store.Chunk, error)
 }
 
 // Files reads a document's file again, when it is still the version the store read: for the

@@ -98,8 +98,18 @@ func (a *Asker) passages(ctx context.Context, question string, req answer.Requir
 			}
 		}
 	}
+	// Where the first results' documents first name the question's defined term or its
+	// identifiers: a term is defined where it is introduced, and an identifier (1.9.0,
+	// BPS-2024-0117) is exact where search's words are not (1.9.0 is the words 1, 9 and 0).
+	// An identifier is looked for in the headings first: the section a changelog heads with
+	// "1.9.0 2024-04-04" is 1.9.0's, a mention of it elsewhere is another release's note.
 	if term := answer.DefinedTerm(question); term != nil {
-		if out, err = a.introductions(ctx, out, res.Results, strings.Join(term, " "), byDoc); err != nil {
+		if out, err = a.introductions(ctx, out, res.Results, strings.Join(term, " "), false, byDoc); err != nil {
+			return nil, answer.Query{}, err
+		}
+	}
+	for _, id := range req.AllIdents() {
+		if out, err = a.introductions(ctx, out, res.Results, id, true, byDoc); err != nil {
 			return nil, answer.Query{}, err
 		}
 	}
@@ -112,11 +122,10 @@ func (a *Asker) passages(ctx context.Context, question string, req answer.Requir
 // maxIntroductions bounds the documents whose first mention of a defined term is read.
 const maxIntroductions = 3
 
-// introductions adds, for a definition question, the chunk where each of the first few
-// results' documents first names the term: a document defines a term where it introduces it
-// ("A dpkg trigger is a facility …" in the introduction), while the search ranks the chunks
-// that use it most.
-func (a *Asker) introductions(ctx context.Context, out []*passage, results []search.Result, term string, byDoc map[string]store.Document) ([]*passage, error) {
+// introductions adds the chunk where each of the first few results' documents first names a
+// phrase: a document defines a term where it introduces it ("A dpkg trigger is a facility …"
+// in the introduction), while the search ranks the chunks that use it most.
+func (a *Asker) introductions(ctx context.Context, out []*passage, results []search.Result, phrase string, headed bool, byDoc map[string]store.Document) ([]*passage, error) {
 	have := map[string]bool{}
 	for _, p := range out {
 		have[p.chunk.ChunkID] = true
@@ -130,7 +139,14 @@ func (a *Asker) introductions(ctx context.Context, out []*passage, results []sea
 			continue
 		}
 		seen[r.DocumentID] = true
-		c, err := a.Store.FirstChunkWith(ctx, r.DocumentID, term)
+		var c store.Chunk
+		err := store.ErrNotFound
+		if headed {
+			c, err = a.Store.FirstChunkHeaded(ctx, r.DocumentID, phrase)
+		}
+		if errors.Is(err, store.ErrNotFound) {
+			c, err = a.Store.FirstChunkWith(ctx, r.DocumentID, phrase)
+		}
 		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}

@@ -115,6 +115,10 @@ func (s askStore) FirstChunkWith(ctx context.Context, documentID, phrase string)
 	return store.FirstChunkWith(ctx, s.e.db.Reader(), documentID, phrase)
 }
 
+func (s askStore) FirstChunkHeaded(ctx context.Context, documentID, phrase string) (store.Chunk, error) {
+	return store.FirstChunkHeaded(ctx, s.e.db.Reader(), documentID, phrase)
+}
+
 // askFiles reads documents' files again for ask (ask.Files), through the engine's cache.
 type askFiles struct{ e *Engine }
 

@@ -46,6 +46,13 @@ func TestAskPatterns(t *testing.T) {
 			t.Errorf("answer: %s", r.Answer)
 		}
 		contiguous(t, r)
+		// fsnotify's changelog gives 1.9.0's date only in its section's heading, and mentions
+		// v1.9.0 earlier in another release's notes: the heading is found and is the answer.
+		r = ask(t, e, engine.AskRequest{Question: "When did fsnotify 1.9.0 come out?"})
+		if !strings.HasPrefix(r.Answer, "1.9.0 2024-04-04 [") {
+			t.Errorf("answer: %s (%s)", r.Answer, r.Notice)
+		}
+		contiguous(t, r)
 		// An amount asked of an invoice by its number: the sentences writing an amount on that
 		// invoice's own papers (the reminder names it only on top), not its dates; and when
 		// they write different amounts, the notice says so with each document's.

@@ -63,3 +63,16 @@ func ChunkCovering(ctx context.Context, q Q, documentID string, line, page int) 
 	}
 	return list[0], nil
 }
+
+// FirstChunkHeaded is a document's first chunk whose heading holds the phrase (case aside), or
+// ErrNotFound: a changelog writes a release's number and date in the heading of its section.
+func FirstChunkHeaded(ctx context.Context, q Q, documentID, phrase string) (Chunk, error) {
+	list, err := scanChunks(ctx, q, `SELECT `+chunkCols+` FROM chunks WHERE document_id = ? AND instr(lower(heading), lower(?)) > 0 ORDER BY ordinal LIMIT 1`, documentID, phrase)
+	if err != nil {
+		return Chunk{}, fmt.Errorf("read chunk headed %q: %w", phrase, err)
+	}
+	if len(list) == 0 {
+		return Chunk{}, ErrNotFound
+	}
+	return list[0], nil
+}

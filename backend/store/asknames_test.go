@@ -26,7 +26,7 @@ func askStore(t *testing.T) *DB {
 			{ChunkID: "c1", DocumentID: "doc_user", Text: "Grow a tomato in the sun.\nWater it daily.", LineStart: 3, LineEnd: 4},
 			{ChunkID: "c2", DocumentID: "doc_gen", Text: "A tomato needs sun [1].", LineStart: 7, LineEnd: 7},
 			{ChunkID: "c3", DocumentID: "doc_text", Text: "Tomato soup recipe.", LineStart: 1, LineEnd: 1, Lines: []int{1}},
-			{ChunkID: "c4", DocumentID: "doc_user", Ordinal: 1, Text: "Harvest in August.", LineStart: 9, LineEnd: 9, Page: 2},
+			{ChunkID: "c4", DocumentID: "doc_user", Ordinal: 1, Text: "Harvest in August.", LineStart: 9, LineEnd: 9, Page: 2, Heading: "Notes > Harvest 2024"},
 		}); err != nil {
 			return err
 		}
@@ -119,5 +119,17 @@ func TestChunkCoveringALineAndPage(t *testing.T) {
 	}
 	if _, err := ChunkCovering(ctx, db.Reader(), "doc_user", 9, 3); err != ErrNotFound {
 		t.Fatalf("line 9 p.3: %v", err)
+	}
+}
+
+// TestFirstChunkHeaded: a document's first chunk whose heading names the phrase, case aside.
+func TestFirstChunkHeaded(t *testing.T) {
+	db := askStore(t)
+	ctx := context.Background()
+	if c, err := FirstChunkHeaded(ctx, db.Reader(), "doc_user", "HARVEST 2024"); err != nil || c.ChunkID != "c4" {
+		t.Fatalf("headed: %+v %v", c, err)
+	}
+	if _, err := FirstChunkHeaded(ctx, db.Reader(), "doc_user", "tomato"); err != ErrNotFound {
+		t.Fatalf("a phrase of the text, not of a heading: %v", err)
 	}
 }
