@@ -50,6 +50,35 @@ func init() {
 	}
 }
 
+// moneyFrame are the money words that only say a question asks for an amount ("How much does
+// it cost me?"): a passage writing the amount answers them without the word. The others name
+// what the amount is of (rent, fee, invoice) and stay required.
+var moneyFrame = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`cost costs price prices priced pay paid pays owe owed owing charge charged charges spend spent`) {
+		moneyFrame[w] = true
+	}
+}
+
+// ForKind is what a passage must say of a question of kind k: for an amount of money, not the
+// words that only ask for one (the amount the passage writes is what they ask).
+func (r Required) ForKind(k Kind) Required {
+	if k != KindMoney {
+		return r
+	}
+	out := Required{Idents: r.Idents, Names: r.Names}
+	for _, w := range r.Words {
+		if !moneyFrame[w] {
+			out.Words = append(out.Words, w)
+		}
+	}
+	for _, p := range r.Parts {
+		out.Parts = append(out.Parts, p.ForKind(k))
+	}
+	return out
+}
+
 // KindOf reads what a question asks for from its first words.
 func KindOf(question string) Kind {
 	k := kindOf(question)

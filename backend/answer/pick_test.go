@@ -253,6 +253,20 @@ func TestPickMoney(t *testing.T) {
 	}
 }
 
+// TestRequiredForMoney: a question for an amount does not require the words that only ask for
+// one; what the amount is of stays required.
+func TestRequiredForMoney(t *testing.T) {
+	q := "How much does the rent cost me?"
+	r := RequiredTerms(q).ForKind(KindOf(q))
+	if !slices.Equal(r.Words, []string{"rent"}) {
+		t.Errorf("words %q", r.Words)
+	}
+	q = "When does the shop charge the fee?"
+	if r := RequiredTerms(q).ForKind(KindOf(q)); !slices.Contains(r.Words, "charge") {
+		t.Errorf("not a question for an amount: %q", r.Words)
+	}
+}
+
 // TestRequiredTerms: identifiers and names as written, content words as words or their
 // inflections, never a stem's neighbour (issue 24: capital is not capitalization).
 func TestRequiredTerms(t *testing.T) {

@@ -124,7 +124,8 @@ type Unsupported struct {
 // Answer answers a question (trimmed and checked by the caller).
 func (a *Asker) Answer(ctx context.Context, question string) (*Answer, error) {
 	out := &Answer{Citations: []Citation{}, Facts: []Fact{}, Mode: ModeExtractive, Unsupported: []Unsupported{}}
-	req := answer.RequiredTerms(question)
+	kind := answer.KindOf(question)
+	req := answer.RequiredTerms(question).ForKind(kind)
 	passages, query, err := a.passages(ctx, question, req)
 	if err != nil {
 		return nil, err
@@ -170,7 +171,7 @@ func (a *Asker) Answer(ctx context.Context, question string) (*Answer, error) {
 			opt = *a.Options
 		}
 		opt.Mention = facts.Named
-		opt.Kind, opt.Required, opt.Define = answer.KindOf(question), req, answer.DefinedTerm(question)
+		opt.Kind, opt.Required, opt.Define = kind, req, answer.DefinedTerm(question)
 		picked := answer.Pick(w.answerPassages(), query, opt)
 		if body, err = w.extractive(ctx, picked); err != nil {
 			return nil, err

@@ -53,6 +53,12 @@ func TestAskPatterns(t *testing.T) {
 			t.Errorf("answer: %s (%s)", r.Answer, r.Notice)
 		}
 		contiguous(t, r)
+		// "cost" only asks for an amount: the expenses row writing it answers, without the word.
+		r = ask(t, e, engine.AskRequest{Question: "How much does Adobe Creative Cloud cost me?"})
+		if !strings.Contains(r.Answer, "Adobe Creative Cloud (monthly) | Adobe | 56.98") {
+			t.Errorf("answer: %s (%s)", r.Answer, r.Notice)
+		}
+		contiguous(t, r)
 		// An amount asked of an invoice by its number: the sentences writing an amount on that
 		// invoice's own papers (the reminder names it only on top), not its dates; and when
 		// they write different amounts, the notice says so with each document's.
