@@ -22,10 +22,11 @@ const (
 	KindHowTo         // how do I, how to: steps, commands and code are answers
 	KindDefine        // what is X, what does X mean: the sentence that defines X
 	KindMoney         // how much does it cost / do I owe, what is the price or fee: an amount of money
+	KindPerson        // who was at …, who should …: a person, by name or address
 )
 
 func (k Kind) String() string {
-	return [...]string{"any", "date", "quantity", "version", "how-to", "definition", "money"}[k]
+	return [...]string{"any", "date", "quantity", "version", "how-to", "definition", "money", "person"}[k]
 }
 
 // quantityNouns make "what is the X" ask for a number.
@@ -142,7 +143,14 @@ func kindOf(question string) Kind {
 				}
 			}
 			return KindAny
-		case "who", "where", "why", "whose", "whom":
+		case "who", "whom":
+			// "Who was at the kickoff?", "Who should invoices go to?": a person. "Who is X?"
+			// asks about X, whom the answer names anyway.
+			if next == "is" || next == "are" || next == "was" && i+2 < len(ws) && ws[i+2] != "at" && ws[i+2] != "in" {
+				return KindAny
+			}
+			return KindPerson
+		case "where", "why", "whose":
 			return KindAny
 		}
 		if i >= 2 {
@@ -168,6 +176,8 @@ func (k Kind) holds(sentence string, own map[string]bool) bool {
 		}
 	case KindMoney:
 		return holdsMoney(sentence, false)
+	case KindPerson:
+		return false // see holdsPerson: it needs the question's words
 	}
 	for _, t := range identTokens(sentence) {
 		if !hasDigit(t) || own[normIdent(t)] {
@@ -177,6 +187,31 @@ func (k Kind) holds(sentence string, own map[string]bool) bool {
 		case k == KindQuantity,
 			k == KindVersion && (strings.Contains(t, ".") || len(t) <= 3),
 			k == KindDate && isDateToken(t):
+			return true
+		}
+	}
+	return false
+}
+
+// holdsPerson reports whether a sentence names a person: an e-mail address, or a person the
+// store knows (people: each name's words), by full name or by first name as a capitalised word
+// ("Abi pays invoices" names Abi Fenwick). Capitalised words alone are no person: "Annual
+// General Meeting" and "Fenwick Coffee Roasters" look like names.
+func holdsPerson(sentence string, people [][]string) bool {
+	for _, f := range heuristics.Find(sentence, nil) {
+		if f.Kind == "email" {
+			return true
+		}
+	}
+	ws := search.Words(sentence)
+	capital := map[string]bool{}
+	for _, w := range strings.Fields(sentence) {
+		if w = strings.Trim(w, ",;:.()!?'\"’"); heuristics.NameWord(w) {
+			capital[strings.ToLower(w)] = true
+		}
+	}
+	for _, p := range people {
+		if len(p) > 0 && (NameAt(ws, p) >= 0 || capital[p[0]]) {
 			return true
 		}
 	}

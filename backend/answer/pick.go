@@ -58,6 +58,9 @@ type Options struct {
 	// Define, for a definition question, is its term's words (DefinedTerm): only sentences
 	// naming it answer, and one that defines it comes first.
 	Define []string
+	// People, for a question asking who, are the names (NameWords) of the persons the store
+	// knows that the passages may name: a sentence answers only if it names a person.
+	People [][]string
 }
 
 // DefaultOptions: a few sentences, as a person would answer. Measured on the quality corpus's
@@ -107,8 +110,11 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 		stems[p] = make([][]string, len(pa.Sentences))
 		money := o.Kind == KindMoney && namesCurrency(pa.Sentences)
 		holds := func(text string) bool {
-			if o.Kind == KindMoney {
+			switch o.Kind {
+			case KindMoney:
 				return holdsMoney(text, money)
+			case KindPerson:
+				return holdsPerson(text, o.People)
 			}
 			return o.Kind.holds(text, own)
 		}
@@ -134,8 +140,11 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 			}
 			if follow == 0 && !holds(s.Text) {
 				// "OLLAMA_MAX_QUEUE - The maximum number of requests Ollama will queue. The default
-				// is 512.": the sentence that matches names the thing, the next one its value.
-				if i+1 >= len(pa.Sentences) || pa.Sentences[i+1].Para != s.Para || !holds(pa.Sentences[i+1].Text) {
+				// is 512.": the sentence that matches names the thing, the next one its value. A
+				// title (an unterminated paragraph of its own: a note's "Larchmont Allotment Soc.
+				// — website kickoff") is followed by what it heads: its next paragraph.
+				if i+1 >= len(pa.Sentences) || !holds(pa.Sentences[i+1].Text) ||
+					pa.Sentences[i+1].Para != s.Para && !(pa.Sentences[i+1].Para == s.Para+1 && isTitle(pa.Sentences, i)) {
 					continue
 				}
 				follow = 1
@@ -325,6 +334,14 @@ func mentions(text string, names [][]string) bool {
 		}
 	}
 	return false
+}
+
+// isTitle reports whether sentence i is a title: a prose line standing alone as its
+// paragraph, unterminated.
+func isTitle(ss []Sentence, i int) bool {
+	s := ss[i]
+	return s.Unit == UnitProse && !s.Item && !terminated(s.Text) && (i == 0 || ss[i-1].Para != s.Para) &&
+		(i+1 >= len(ss) || ss[i+1].Para != s.Para)
 }
 
 // maxAnnounced bounds the list items, rows or code blocks an introduction brings along.

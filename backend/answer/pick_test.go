@@ -217,6 +217,8 @@ func TestKindOf(t *testing.T) {
 		"What does context length mean for an Ollama model?": KindDefine,
 		"What is the rent for a half plot?":                  KindMoney,
 		"Who is Hannah Voss?":                                KindAny,
+		"Who was at the website kickoff meeting?":            KindPerson,
+		"Who should Fenwick invoices go to?":                 KindPerson,
 	} {
 		if got := KindOf(q); got != want {
 			t.Errorf("%q: %v, want %v", q, got, want)
@@ -250,6 +252,27 @@ func TestPickMoney(t *testing.T) {
 	ps = []Passage{own}
 	if got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o)); len(got) != 1 || !strings.Contains(got[0], "3,135.00") {
 		t.Errorf("cents under a currency column: picked %q", got)
+	}
+}
+
+// TestPickWho: a question asking who is answered by a sentence naming a person the store knows
+// (or an address), here the paragraph a note's title heads; capitalised words that are no
+// person ("The Annual General Meeting") answer nothing.
+func TestPickWho(t *testing.T) {
+	text := "Larchmont committee — website kickoff\n5 Mar 2024, 18:30, committee hut (by plot 1), ~1h15\n\n" +
+		"present: Maren (me), Gordon Pell (chair), Priya Natarajan (treasurer), Eileen Farrow (secretary), Tom Bexley (new member)\n\n" +
+		"The Annual General Meeting of the committee approved the website kickoff budget.\n"
+	ps := []Passage{{Sentences: Split(text), Score: 1}}
+	q := "Who was at the website kickoff of the committee?"
+	o := DefaultOptions
+	o.Kind, o.Required = KindOf(q), RequiredTerms(q)
+	if got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o)); len(got) != 0 {
+		t.Errorf("no person known: picked %q", got)
+	}
+	o.People = [][]string{{"gordon", "pell"}, {"priya", "natarajan"}}
+	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
+	if len(got) != 2 || !strings.HasPrefix(got[0], "Larchmont committee — website kickoff") || !strings.HasPrefix(got[1], "present: Maren (me), Gordon Pell") {
+		t.Errorf("picked %q", got)
 	}
 }
 

@@ -353,3 +353,4 @@ func (r Required) allWords() []string {
 	}
 	return out
 }
+

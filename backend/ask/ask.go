@@ -19,6 +19,8 @@ import (
 	"context"
 	"log/slog"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/strata-app/strata/backend/answer"
 	"github.com/strata-app/strata/backend/extract"
@@ -72,6 +74,9 @@ type Facts interface {
 	Facts(ctx context.Context, question string) (FactSet, error)
 	// Disagreements are lint's contradiction findings about the entities, as their titles.
 	Disagreements(ctx context.Context, entityIDs []string) ([]string, error)
+	// People are the names (answer.NameWords) of the persons the store knows whose name or
+	// alias begins with one of the words (lower case).
+	People(ctx context.Context, words []string) ([][]string, error)
 }
 
 // Asker answers questions. Options replaces the extractive answer's options when not nil (for
@@ -172,6 +177,11 @@ func (a *Asker) Answer(ctx context.Context, question string) (*Answer, error) {
 		}
 		opt.Mention = facts.Named
 		opt.Kind, opt.Required, opt.Define = kind, req, answer.DefinedTerm(question)
+		if kind == answer.KindPerson {
+			if opt.People, err = a.Facts.People(ctx, capitalWords(w.passages)); err != nil {
+				return nil, err
+			}
+		}
 		picked := answer.Pick(w.answerPassages(), query, opt)
 		if body, err = w.extractive(ctx, picked); err != nil {
 			return nil, err
@@ -193,6 +203,31 @@ func (a *Asker) Answer(ctx context.Context, question string) (*Answer, error) {
 		out.Citations = w.list
 	}
 	return out, nil
+}
+
+// maxPeopleWords bounds the capitalised words of the passages looked up as persons.
+const maxPeopleWords = 200
+
+// capitalWords are the distinct capitalised words of the passages' sentences, lower case, in
+// order: the first names and surnames a "who" question's answer may hold.
+func capitalWords(ps []*passage) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range ps {
+		for _, s := range p.sents {
+			for _, w := range strings.Fields(s.Text) {
+				w = strings.Trim(w, ",;:.()!?'\"’")
+				if r, _ := utf8.DecodeRuneInString(w); !unicode.IsUpper(r) {
+					continue
+				}
+				if l := strings.ToLower(w); !seen[l] && len(out) < maxPeopleWords {
+					seen[l] = true
+					out = append(out, l)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // JoinNotice joins two notices ("" is none).

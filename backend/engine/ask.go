@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strings"
 
+	"github.com/strata-app/strata/backend/answer"
 	"github.com/strata-app/strata/backend/ask"
 	"github.com/strata-app/strata/backend/errs"
 	"github.com/strata-app/strata/backend/extract"
@@ -139,6 +141,26 @@ func (f askFacts) Facts(ctx context.Context, question string) (ask.FactSet, erro
 
 func (f askFacts) Disagreements(ctx context.Context, ids []string) ([]string, error) {
 	return f.e.factDisagreements(ctx, ids)
+}
+
+// People are the persons whose name or alias begins with one of the words, as their names' words.
+func (f askFacts) People(ctx context.Context, words []string) ([][]string, error) {
+	ents, err := store.EntitiesNaming(ctx, f.e.db.Reader(), words, DocumentType, maxNameCandidates)
+	if err != nil {
+		return nil, err
+	}
+	var out [][]string
+	for _, ent := range ents {
+		if ent.EntityType != "person" {
+			continue
+		}
+		for _, n := range append([]string{ent.CanonicalName}, ent.Aliases...) {
+			if nw := answer.NameWords(n); len(nw) > 0 && !strings.Contains(n, "@") {
+				out = append(out, nw)
+			}
+		}
+	}
+	return out, nil
 }
 
 // askCancelled is the envelope of an ask whose caller went away.

@@ -99,6 +99,16 @@ func TestAskPatterns(t *testing.T) {
 		contiguous(t, r)
 	})
 
+	t.Run("who", func(t *testing.T) {
+		// A question asking who is answered by what names a person the store knows: the
+		// kickoff note's attendees, the paragraph its title heads — not the title alone.
+		r := ask(t, e, engine.AskRequest{Question: "Who was at the website kickoff meeting with the allotment society?"})
+		if !strings.Contains(r.Answer, "present: Maren (me), Gordon Pell (chair), Priya Natarajan (treasurer)") {
+			t.Errorf("answer: %s (%s)", r.Answer, r.Notice)
+		}
+		contiguous(t, r)
+	})
+
 	t.Run("facts of a person named in a table", func(t *testing.T) {
 		// Derek Ashworth is a row of the contacts table, his name in its Name column: the
 		// store knows him by that name, and the answer states his e-mail as a fact, citing the

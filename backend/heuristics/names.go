@@ -161,6 +161,9 @@ func trailingName(s string) string {
 	return strings.Join(name, " ")
 }
 
+// NameWord reports whether a word can be part of a personal name (see nameWord).
+func NameWord(w string) bool { return nameWord(w) }
+
 // nameWord reports a word that can be part of a personal name: capitalised letters (with
 // apostrophes and hyphens inside, "O'Brien", "Jean-loup"), or an initial ("J.").
 func nameWord(w string) bool {
