@@ -353,4 +353,3 @@ func (r Required) allWords() []string {
 	}
 	return out
 }
-
