@@ -23,10 +23,11 @@ const (
 	KindDefine        // what is X, what does X mean: the sentence that defines X
 	KindMoney         // how much does it cost / do I owe, what is the price or fee: an amount of money
 	KindPerson        // who was at …, who should …: a person, by name or address
+	KindList          // which backends …, what were the action items: a list, table rows or an enumeration
 )
 
 func (k Kind) String() string {
-	return [...]string{"any", "date", "quantity", "version", "how-to", "definition", "money", "person"}[k]
+	return [...]string{"any", "date", "quantity", "version", "how-to", "definition", "money", "person", "list"}[k]
 }
 
 // quantityNouns make "what is the X" ask for a number.
@@ -142,6 +143,9 @@ func kindOf(question string) Kind {
 					return KindQuantity
 				}
 			}
+			if plural(headNoun(ws[i+1:])) {
+				return KindList
+			}
 			return KindAny
 		case "who", "whom":
 			// "Who was at the kickoff?", "Who should invoices go to?": a person. "Who is X?"
@@ -158,6 +162,52 @@ func kindOf(question string) Kind {
 		}
 	}
 	return KindAny
+}
+
+// auxiliaries end the noun phrase a "which"/"what" question asks about.
+var auxiliaries = map[string]bool{"did": true, "does": true, "do": true, "can": true, "could": true, "are": true, "were": true,
+	"is": true, "was": true, "should": true, "will": true, "would": true, "have": true, "has": true, "s": true}
+
+// phraseEnds end the noun phrase after "what are the …" ("the action items from the meeting").
+var phraseEnds = map[string]bool{"from": true, "of": true, "in": true, "for": true, "on": true, "at": true, "that": true,
+	"which": true, "to": true, "with": true, "by": true}
+
+// headNoun is the last word of the noun phrase a question's words begin with ("coffee blends"
+// of "coffee blends did I design", "action items" of "were the action items from …"), "" when
+// there is none.
+func headNoun(ws []string) string {
+	if len(ws) > 0 && auxiliaries[ws[0]] {
+		ws = ws[1:] // "what were the action items …"
+		for len(ws) > 0 && articles[ws[0]] {
+			ws = ws[1:]
+		}
+		for i, w := range ws {
+			if phraseEnds[w] || auxiliaries[w] {
+				ws = ws[:i]
+				break
+			}
+		}
+	} else {
+		for i, w := range ws {
+			if auxiliaries[w] {
+				ws = ws[:i]
+				break
+			}
+			if i == len(ws)-1 {
+				return "" // no verb after it: not a noun phrase followed by its question
+			}
+		}
+	}
+	if len(ws) == 0 || len(ws) > 5 {
+		return ""
+	}
+	return ws[len(ws)-1]
+}
+
+// plural reports whether a noun is written as a plural: "blends", "backends", "items", not
+// "process", "status", "analysis".
+func plural(w string) bool {
+	return len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is")
 }
 
 // holds reports whether a sentence holds a value of the kind other than the ones the question
@@ -216,6 +266,12 @@ func holdsPerson(sentence string, people [][]string) bool {
 		}
 	}
 	return false
+}
+
+// enumerates reports whether a sentence lists things: three or more items separated by commas
+// ("inotify, kqueue, ReadDirectoryChangesW and FEN").
+func enumerates(sentence string) bool {
+	return strings.Count(sentence, ",") >= 2
 }
 
 // holdsMoney reports whether a sentence writes an amount of money: a currency with its number

@@ -111,6 +111,8 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 		money := o.Kind == KindMoney && namesCurrency(pa.Sentences)
 		holds := func(text string) bool {
 			switch o.Kind {
+			case KindList:
+				return enumerates(text)
 			case KindMoney:
 				return holdsMoney(text, money)
 			case KindPerson:
@@ -138,7 +140,7 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 					continue
 				}
 			}
-			if follow == 0 && !holds(s.Text) {
+			if follow == 0 && !holds(s.Text) && !(o.Kind == KindList && (s.Item || s.Unit == UnitRow)) {
 				// "OLLAMA_MAX_QUEUE - The maximum number of requests Ollama will queue. The default
 				// is 512.": the sentence that matches names the thing, the next one its value. A
 				// title (an unterminated paragraph of its own: a note's "Larchmont Allotment Soc.

@@ -204,21 +204,24 @@ func TestPickBringsWhatAnIntroductionAnnounces(t *testing.T) {
 // TestKindOf: what a question asks for, read from its first words.
 func TestKindOf(t *testing.T) {
 	for q, want := range map[string]Kind{
-		"When was grep 3.8 released?":                        KindDate,
-		"When should basil flower buds be pinched off?":      KindAny,
-		"How many requests will the server queue?":           KindQuantity,
-		"What's the total on invoice BPS-2024-0118?":         KindMoney,
-		"How much do I owe Brackwater?":                      KindMoney,
-		"How many invoices did Brackwater send?":             KindQuantity,
-		"How much memory does the model need?":               KindQuantity,
-		"Which version of Go do I need?":                     KindVersion,
-		"How do I install pflag?":                            KindHowTo,
-		"What is a dpkg trigger?":                            KindDefine,
-		"What does context length mean for an Ollama model?": KindDefine,
-		"What is the rent for a half plot?":                  KindMoney,
-		"Who is Hannah Voss?":                                KindAny,
-		"Who was at the website kickoff meeting?":            KindPerson,
-		"Who should Fenwick invoices go to?":                 KindPerson,
+		"When was grep 3.8 released?":                         KindDate,
+		"When should basil flower buds be pinched off?":       KindAny,
+		"How many requests will the server queue?":            KindQuantity,
+		"What's the total on invoice BPS-2024-0118?":          KindMoney,
+		"How much do I owe Brackwater?":                       KindMoney,
+		"How many invoices did Brackwater send?":              KindQuantity,
+		"How much memory does the model need?":                KindQuantity,
+		"Which version of Go do I need?":                      KindVersion,
+		"How do I install pflag?":                             KindHowTo,
+		"What is a dpkg trigger?":                             KindDefine,
+		"What does context length mean for an Ollama model?":  KindDefine,
+		"What is the rent for a half plot?":                   KindMoney,
+		"Who is Hannah Voss?":                                 KindAny,
+		"Who was at the website kickoff meeting?":             KindPerson,
+		"Who should Fenwick invoices go to?":                  KindPerson,
+		"Which file-watching backends does fsnotify support?": KindList,
+		"What were the action items from the meeting?":        KindList,
+		"Which port is SSH on?":                               KindQuantity,
 	} {
 		if got := KindOf(q); got != want {
 			t.Errorf("%q: %v, want %v", q, got, want)
@@ -272,6 +275,21 @@ func TestPickWho(t *testing.T) {
 	o.People = [][]string{{"gordon", "pell"}, {"priya", "natarajan"}}
 	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
 	if len(got) != 2 || !strings.HasPrefix(got[0], "Larchmont committee — website kickoff") || !strings.HasPrefix(got[1], "present: Maren (me), Gordon Pell") {
+		t.Errorf("picked %q", got)
+	}
+}
+
+// TestPickList: a question for several things (which backends …) is answered by list items,
+// table rows or a sentence enumerating them, not by a sentence that only talks about them.
+func TestPickList(t *testing.T) {
+	text := "The fsnotify backends behave differently when recursive watching is enabled.\n\n" +
+		"- inotify on Linux is a supported backend of fsnotify\n- kqueue on BSD and macOS is a supported backend of fsnotify\n"
+	ps := []Passage{{Sentences: Split(text), Score: 1}}
+	q := "Which backends does fsnotify support?"
+	o := DefaultOptions
+	o.Kind, o.Required = KindOf(q), RequiredTerms(q)
+	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
+	if len(got) != 2 || !strings.HasPrefix(got[0], "inotify") || !strings.HasPrefix(got[1], "kqueue") {
 		t.Errorf("picked %q", got)
 	}
 }
