@@ -81,9 +81,14 @@ func (r Required) ForKind(k Kind) Required {
 	return out
 }
 
-// KindOf reads what a question asks for from its first words.
+// KindOf reads what a question asks for from its first words; a question of two whose first
+// asks for nothing in particular asks for what its second does ("Did I already pay Brackwater,
+// and when?" asks a date).
 func KindOf(question string) Kind {
 	k := kindOf(question)
+	if i := secondQuestion(question); k == KindAny && i > 0 {
+		k = kindOf(question[i+len(" and "):])
+	}
 	if k == KindQuantity {
 		ws := search.Words(question)
 		// "how many invoices" counts them; "how much … invoice" asks what it comes to.
@@ -109,6 +114,8 @@ func kindOf(question string) Kind {
 			// "When was it released?", "When is the open day?" ask for a date; "When should I
 			// pinch the buds?" for a moment or a condition ("as soon as they appear").
 			switch next {
+			case "":
+				return KindDate // "…, and when?"
 			case "was", "were", "did", "is", "are", "will", "does", "do":
 				if next == "does" || next == "do" {
 					// "When does the sale start?" asks a date, "When do I water?" does not.
@@ -407,6 +414,9 @@ func DefinedTerm(question string) []string {
 	}
 	if len(term) == 0 || len(term) > 4 {
 		return nil
+	}
+	if len(term) == 1 && len(term[0]) >= 6 && strings.HasSuffix(term[0], "ed") {
+		return nil // "what is included in …", "what is required": a clause, not a term
 	}
 	if meaning {
 		return term // "what does context length mean": a meaning, whatever the words

@@ -222,6 +222,7 @@ func TestKindOf(t *testing.T) {
 		"Which file-watching backends does fsnotify support?": KindList,
 		"What were the action items from the meeting?":        KindList,
 		"Which port is SSH on?":                               KindQuantity,
+		"What's included in the website quote?":               KindAny,
 	} {
 		if got := KindOf(q); got != want {
 			t.Errorf("%q: %v, want %v", q, got, want)
@@ -328,5 +329,13 @@ func TestRequiredTerms(t *testing.T) {
 	r = RequiredTerms("How much is the yearly rent for a half plot?")
 	if m := r.Missing("Half plots: £38 per year, paid as rent in April."); len(m) != 0 {
 		t.Errorf("plots, year: missing %q", m)
+	}
+	// "…, and when?" is a second question that requires nothing: the first still must be said.
+	r = RequiredTerms("Did I already pay Brackwater, and when?")
+	if len(r.Parts) != 2 || len(r.Missing("The plant sale is on 8 June.")) == 0 || len(r.Missing("I paid Brackwater on 4 April.")) != 0 {
+		t.Errorf("%+v: missing %q", r, r.Missing("The plant sale is on 8 June."))
+	}
+	if k := KindOf("Did I already pay Brackwater, and when?"); k != KindDate {
+		t.Errorf("kind %v", k)
 	}
 }

@@ -43,7 +43,7 @@ func secondQuestion(q string) int {
 		i += at
 		rest := strings.Fields(l[i+len(" and "):])
 		if len(rest) > 0 {
-			switch strings.Trim(rest[0], ",") {
+			switch strings.Trim(rest[0], ",?.!") {
 			case "what", "when", "where", "which", "who", "how", "why", "does", "do", "did", "is", "are", "was", "were", "can", "could", "should", "will":
 				return i
 			}
@@ -201,12 +201,17 @@ func readText(text string) textTerms {
 
 func (r Required) missing(t textTerms) []string {
 	if len(r.Parts) > 0 {
-		// one part is enough: the fewest missing
+		// one part is enough: the fewest missing. A part that requires nothing ("…, and
+		// when?") is not one a passage can say: it does not make every passage qualify.
 		var best []string
-		for i, p := range r.Parts {
+		first := true
+		for _, p := range r.Parts {
+			if p.empty() {
+				continue
+			}
 			m := p.missing(t)
-			if i == 0 || len(m) < len(best) {
-				best = m
+			if first || len(m) < len(best) {
+				best, first = m, false
 			}
 		}
 		return best
@@ -250,6 +255,9 @@ func holds(forms map[string]bool, w string) bool {
 // words.
 func inflections(w string) []string {
 	out := []string{w}
+	if base, ok := irregular[w]; ok {
+		return append(out, base) // "paid" is a form of "pay"
+	}
 	addBase := func(b string) {
 		if len(b) >= 2 {
 			out = append(out, b)
@@ -278,6 +286,21 @@ func inflections(w string) []string {
 		addBase(w[:len(w)-2]) // "yearly" → year: the same word's adverb
 	}
 	return out
+}
+
+// irregular maps the irregular past forms of common verbs to their base.
+var irregular = map[string]string{}
+
+func init() {
+	for _, p := range strings.Fields(`paid:pay bought:buy sold:sell sent:send spent:spend made:make went:go gone:go got:get
+		gotten:get gave:give given:give took:take taken:take wrote:write written:write ran:run began:begin begun:begin
+		built:build chose:choose chosen:choose found:find held:hold kept:keep left:leave lost:lose meant:mean met:meet
+		said:say saw:see seen:see told:tell thought:think brought:bring caught:catch taught:teach fell:fall felt:feel
+		knew:know known:know led:lead drove:drive driven:drive grew:grow grown:grow won:win hung:hang shown:show
+		drew:draw drawn:draw ate:eat eaten:eat rose:rise risen:rise broke:break broken:break spoke:speak spoken:speak`) {
+		form, base, _ := strings.Cut(p, ":")
+		irregular[form] = base
+	}
 }
 
 // allowedMissing is how many of a question's n content words a passage may leave out: a third,
@@ -352,4 +375,14 @@ func (r Required) allWords() []string {
 		out = append(out, p.allWords()...)
 	}
 	return out
+}
+
+// empty reports whether a question (part) requires nothing of a passage.
+func (r Required) empty() bool {
+	for _, p := range r.Parts {
+		if !p.empty() {
+			return false
+		}
+	}
+	return len(r.Idents) == 0 && len(r.Names) == 0 && len(r.Words) == 0
 }
