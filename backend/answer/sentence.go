@@ -72,7 +72,11 @@ func SplitLines(text string) []Sentence { return split(text, true) }
 func split(text string, perLine bool) []Sentence {
 	var out []Sentence
 	para := 0
-	for _, b := range blocks(text, perLine) {
+	bs := blocks(text, perLine)
+	for k, b := range bs {
+		if k+1 < len(bs) {
+			b.introduces = introduces(text, bs[k+1])
+		}
 		if b.unit != UnitProse {
 			if s, ok := unitSentence(text, b); ok {
 				s.Para = para
@@ -127,6 +131,13 @@ type block struct {
 	start, end int
 	unit       Unit
 	header     bool // a table's header row
+	introduces bool // a list item, a table row or a code block comes next
+}
+
+// introduces reports whether a block is what an introduction ending with a colon announces: a
+// list item, a table row or a code block.
+func introduces(text string, next block) bool {
+	return next.unit == UnitRow || next.unit == UnitCode || next.unit == UnitProse && listMark(strings.TrimLeft(text[next.start:next.end], " \t")) > 0
 }
 
 // tableRule reports whether a table row is its header's rule ("|---|:---:|").
@@ -159,18 +170,18 @@ func blocks(text string, perLine bool) []block {
 	ls := lines(text)
 	code := codeLines(text, ls)
 	var out []block
-	cur := block{-1, -1, UnitProse, false}
+	cur := block{start: -1, end: -1, unit: UnitProse}
 	flush := func() {
 		if cur.start >= 0 {
 			out = append(out, cur)
 		}
-		cur = block{-1, -1, UnitProse, false}
+		cur = block{start: -1, end: -1, unit: UnitProse}
 	}
 	// A code block is quoted whole only when the text holds both its fences: a chunk that
 	// begins or ends inside one (codeHead) holds part of it.
-	codeBlock := block{-1, -1, UnitCode, false}
+	codeBlock := block{start: -1, end: -1, unit: UnitCode}
 	fenceOpen := false
-	dropCode := func() { codeBlock = block{-1, -1, UnitCode, false} }
+	dropCode := func() { codeBlock = block{start: -1, end: -1, unit: UnitCode} }
 	prevBlank := true
 	inIndented := false
 	for i, l := range ls {
@@ -209,13 +220,13 @@ func blocks(text string, perLine bool) []block {
 				// A table's header (the row over its rule) names columns: it answers nothing on
 				// its own, but comes with the rows an introduction brings.
 				header := i+1 < len(ls) && tableRule(strings.TrimSpace(text[ls[i+1].start:ls[i+1].end]))
-				out = append(out, block{l.start, l.end, UnitRow, header})
+				out = append(out, block{start: l.start, end: l.end, unit: UnitRow, header: header})
 			}
 		case isHeading(s):
 			flush()
 			if t := strings.TrimLeft(trimmed, "#"); strings.IndexFunc(t, unicode.IsDigit) >= 0 {
 				at := l.start + strings.Index(s, t)
-				out = append(out, block{at + len(t) - len(strings.TrimLeft(t, " \t")), l.end, UnitTitle, false})
+				out = append(out, block{start: at + len(t) - len(strings.TrimLeft(t, " \t")), end: l.end, unit: UnitTitle})
 			}
 		case capsHeading(trimmed), isPrompt(trimmed), symbolic(trimmed):
 			flush()
@@ -503,10 +514,13 @@ func splitBlock(text string, b block) []Sentence {
 		raw := text[s:e]
 		n := countWords(raw)
 		field := fieldLine(raw)
-		if n < minWords || n > maxWords || len(raw) > maxBytes || !hasLowerWord(raw) && !field || codeSentence(raw) {
+		// "The currently available quantization types are:", "Install by running:" before the
+		// list or the commands they announce: an introduction, however short, not a label.
+		intro := b.introduces && e == b.end && strings.HasSuffix(raw, ":") && n >= 2
+		if n < minWords && !intro || n > maxWords || len(raw) > maxBytes || !hasLowerWord(raw) && !field || codeSentence(raw) {
 			return
 		}
-		if !item && e == b.end && n < labelWords && !terminated(raw) && !field {
+		if !item && e == b.end && n < labelWords && !terminated(raw) && !field && !intro {
 			return // a title, caption or label standing alone ("Listing 21-11: Spawning a new thread")
 		}
 		out = append(out, Sentence{Start: s, End: e, Text: strings.Join(strings.Fields(raw), " "), Item: item})

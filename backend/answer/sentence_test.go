@@ -168,3 +168,25 @@ func TestTitlesWithNumbers(t *testing.T) {
 		t.Errorf("span %q", got)
 	}
 }
+
+// TestShortIntroductions: a short line ending with a colon is a sentence when what it
+// announces follows (a list, rows, a code block): "Install by running:" brings its command;
+// the same line before prose, or a caption, stays a label.
+func TestShortIntroductions(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Install by running:\n\n```\ngo get github.com/spf13/pflag\n```\n":        true,
+		"The available quantization types are:\n\n- f16 - high precision.\n":      true,
+		"Install by running:\n\nthe command in the next section of this guide.\n": false,
+		"Listing 21-11: Spawning a new thread\n\nA thread runs the closure.\n":    false,
+	} {
+		got := false
+		for _, s := range Split(text) {
+			if strings.HasSuffix(s.Text, ":") {
+				got = true
+			}
+		}
+		if got != want {
+			t.Errorf("%q: an introduction %v, want %v", text, got, want)
+		}
+	}
+}

