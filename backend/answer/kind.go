@@ -81,13 +81,15 @@ func (r Required) ForKind(k Kind) Required {
 	return out
 }
 
-// KindOf reads what a question asks for from its first words; a question of two whose first
-// asks for nothing in particular asks for what its second does ("Did I already pay Brackwater,
-// and when?" asks a date).
+// KindOf reads what a question asks for from its first words; a yes-or-no question followed by
+// a second asks for what the second does ("Did I already pay Brackwater, and when?" asks a
+// date; "Who is Priya and how do I reach her?" asks about her, not for steps).
 func KindOf(question string) Kind {
 	k := kindOf(question)
 	if i := secondQuestion(question); k == KindAny && i > 0 {
-		k = kindOf(question[i+len(" and "):])
+		if ws := search.Words(question); len(ws) > 0 && auxiliaries[ws[0]] {
+			k = kindOf(question[i+len(" and "):])
+		}
 	}
 	if k == KindQuantity {
 		ws := search.Words(question)
@@ -152,6 +154,11 @@ func kindOf(question string) Kind {
 			}
 			if plural(headNoun(ws[i+1:])) {
 				return KindList
+			}
+			for _, v := range ws[i+1 : min(len(ws), i+4)] {
+				if v == "included" || v == "include" || v == "includes" || v == "contain" || v == "contains" {
+					return KindList // "what's included in the quote": its items
+				}
 			}
 			return KindAny
 		case "who", "whom":

@@ -151,6 +151,9 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 				}
 				follow = 1
 			}
+			if o.Kind == KindHowTo && s.Step && follow == 0 {
+				follow = steps(pa.Sentences, i) // a step of a procedure comes with the steps after it
+			}
 			if o.Kind.asksValue() && len(own) > 0 {
 				with := s.Text
 				for k := i + 1; k <= i+follow; k++ {
@@ -344,6 +347,23 @@ func isTitle(ss []Sentence, i int) bool {
 	s := ss[i]
 	return s.Unit == UnitProse && !s.Item && !terminated(s.Text) && (i == 0 || ss[i-1].Para != s.Para) &&
 		(i+1 >= len(ss) || ss[i+1].Para != s.Para)
+}
+
+// steps is how many numbered items follow the step at i, each in the paragraph after the one
+// before it, up to maxAnnounced.
+func steps(ss []Sentence, i int) int {
+	n, para := 0, ss[i].Para
+	for j := i + 1; j < len(ss) && n < maxAnnounced; j++ {
+		switch {
+		case ss[j].Para == para:
+		case ss[j].Para == para+1 && ss[j].Step:
+			para = ss[j].Para
+		default:
+			return n
+		}
+		n++
+	}
+	return n
 }
 
 // maxAnnounced bounds the list items, rows or code blocks an introduction brings along.

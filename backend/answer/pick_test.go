@@ -222,7 +222,7 @@ func TestKindOf(t *testing.T) {
 		"Which file-watching backends does fsnotify support?": KindList,
 		"What were the action items from the meeting?":        KindList,
 		"Which port is SSH on?":                               KindQuantity,
-		"What's included in the website quote?":               KindAny,
+		"What's included in the website quote?":               KindList,
 	} {
 		if got := KindOf(q); got != want {
 			t.Errorf("%q: %v, want %v", q, got, want)
@@ -292,6 +292,30 @@ func TestPickList(t *testing.T) {
 	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
 	if len(got) != 2 || !strings.HasPrefix(got[0], "inotify") || !strings.HasPrefix(got[1], "kqueue") {
 		t.Errorf("picked %q", got)
+	}
+}
+
+// TestPickSteps: for "how do I", a step of a numbered procedure comes with the steps after it,
+// which need not share the question's words; a bullet list's next items do not come along.
+func TestPickSteps(t *testing.T) {
+	q := "How do I restore the larchmont site from backup?"
+	o := DefaultOptions
+	o.Kind, o.Required = KindOf(q), RequiredTerms(q)
+	for text, want := range map[string]int{
+		"## Restore\n\n1. rsync -az nas:/backup/larchmont/ /var/www/larchmont/\n2. gunzip < dump.sql.gz | mysql\n3. wp cache flush --path=/var/www/larchmont\n": 3,
+		"## Restore\n\n- rsync -az nas:/backup/larchmont/ /var/www/larchmont/\n- the dump is on the NAS too\n":                                                  1,
+	} {
+		ps := []Passage{{Sentences: Split(text), Score: 1}}
+		got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
+		items := 0
+		for _, g := range got {
+			if !strings.HasSuffix(g, ":") {
+				items++
+			}
+		}
+		if items != want {
+			t.Errorf("%q: picked %q, want %d items", text, got, want)
+		}
 	}
 }
 

@@ -23,8 +23,9 @@ type Sentence struct {
 	// each a unit of meaning of its own (issue 24: the answer to "which …" is often a table's
 	// rows, to "how do I …" a block of commands).
 	Unit Unit
-	// Item marks a sentence of a list item; Header a table's header row.
-	Item, Header bool
+	// Item marks a sentence of a list item; Header a table's header row; Step a sentence of
+	// a numbered list item ("1. rsync …"), one step of a procedure.
+	Item, Header, Step bool
 }
 
 // Unit is the kind of a Sentence.
@@ -496,10 +497,10 @@ func splitBlock(text string, b block) []Sentence {
 	var out []Sentence
 	start := b.start
 	// A list item's bullet is not part of its sentence.
-	item := false
+	item, step := false, false
 	if first := strings.TrimLeft(text[b.start:b.end], " \t"); listMark(first) > 0 {
 		start = b.end - len(first) + listMark(first)
-		item = true
+		item, step = true, first[0] >= '0' && first[0] <= '9'
 	}
 	emit := func(s, e int) {
 		for s < e && isSpaceByte(text[s]) {
@@ -523,7 +524,7 @@ func splitBlock(text string, b block) []Sentence {
 		if !item && e == b.end && n < labelWords && !terminated(raw) && !field && !intro {
 			return // a title, caption or label standing alone ("Listing 21-11: Spawning a new thread")
 		}
-		out = append(out, Sentence{Start: s, End: e, Text: strings.Join(strings.Fields(raw), " "), Item: item})
+		out = append(out, Sentence{Start: s, End: e, Text: strings.Join(strings.Fields(raw), " "), Item: item, Step: step})
 	}
 	i := start
 	for i < b.end {

@@ -90,6 +90,18 @@ func TestAskPatterns(t *testing.T) {
 		contiguous(t, r)
 	})
 
+	t.Run("the steps of a procedure", func(t *testing.T) {
+		// The backup notes' numbered list under "restore ONE wordpress site": the first step
+		// matches the question, and the steps after it come along.
+		r := ask(t, e, engine.AskRequest{Question: "How do I restore just one WordPress site from my backups?"})
+		for _, want := range []string{"rsync -az maren@nas.local", "gunzip <", "wp cache flush --path=/var/www/larchmont"} {
+			if !strings.Contains(r.Answer, want) {
+				t.Errorf("answer lacks %q: %s", want, r.Answer)
+			}
+		}
+		contiguous(t, r)
+	})
+
 	t.Run("a table's row", func(t *testing.T) {
 		// The person is a row of a contacts table: the row answers.
 		r := ask(t, e, engine.AskRequest{Question: "Who is Hannah Voss?"})

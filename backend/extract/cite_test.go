@@ -139,6 +139,15 @@ func TestMarkdownReadsAsProse(t *testing.T) {
 	}
 }
 
+// TestMarkdownListsKeepTheirNumbers: an ordered list's items keep their numbers (from the
+// list's start), a bullet list its dashes: "1." says the items are steps, in order.
+func TestMarkdownListsKeepTheirNumbers(t *testing.T) {
+	md := readMarkdown("Restore:\n\n3. rsync the files\n4. load the dump\n\n- a note\n- another\n")
+	if !strings.Contains(md.Text, "3. rsync the files\n4. load the dump\n") || !strings.Contains(md.Text, "- a note\n- another\n") {
+		t.Errorf("%q", md.Text)
+	}
+}
+
 // TestMarkdownHTMLBlocksAreRead: a raw HTML block in Markdown is read by the HTML reader for the
 // text the page shows (the Node.js docs write tables in HTML: readline.md's TTY keybindings were
 // a heading alone, found by no search), each word on its own line of the file (a paragraph is one

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -157,7 +158,16 @@ func (w *mdWriter) blocks(n ast.Node, prefix string) {
 			w.blocks(c, prefix)
 			w.blankLine()
 		case *ast.ListItem:
-			w.blocks(c, "- ")
+			// An ordered list keeps its numbers: "1." says the items are steps, in that order.
+			mark := "- "
+			if l, ok := c.Parent().(*ast.List); ok && l.IsOrdered() {
+				n := l.Start
+				for p := c.PreviousSibling(); p != nil; p = p.PreviousSibling() {
+					n++
+				}
+				mark = strconv.Itoa(n) + ". "
+			}
+			w.blocks(c, mark)
 		case *ast.Blockquote:
 			w.blocks(c, prefix)
 		case *extast.Table:
