@@ -108,8 +108,7 @@ func TestPickKeepsToItsUnit(t *testing.T) {
 		"pub(self) makes an item visible to the current module only.\n"
 	ps := []Passage{{Sentences: SplitLines(text), Score: 1}}
 	q := "What does pub(crate) mean?"
-	o := DefaultOptions
-	o.Kind, o.Required, o.Define = KindOf(q), RequiredTerms(q), DefinedTerm(q)
+	o := optionsFor(q)
 	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
 	if len(got) != 1 || got[0] != "pub(crate) makes an item visible within the current crate." {
 		t.Fatalf("picked %q", got)
@@ -124,8 +123,7 @@ func TestPickCodeIsNoRepeatOfProse(t *testing.T) {
 		"Install by running:\n\n```\ngo get github.com/spf13/pflag\n```\n"
 	ps := []Passage{{Sentences: Split(text), Score: 1}}
 	q := "How do I install pflag?"
-	o := DefaultOptions
-	o.Kind, o.Required = KindOf(q), RequiredTerms(q)
+	o := optionsFor(q)
 	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
 	if !slices.Contains(got, "go get github.com/spf13/pflag") {
 		t.Errorf("picked %q", got)
@@ -140,8 +138,7 @@ func TestPickDefinitionOnly(t *testing.T) {
 		"A dpkg trigger is a facility that allows events caused by one package to be processed later by another.\n"
 	ps := []Passage{{Sentences: Split(text), Score: 1}}
 	q := "What is a dpkg trigger?"
-	o := DefaultOptions
-	o.Kind, o.Required, o.Define = KindOf(q), RequiredTerms(q), DefinedTerm(q)
+	o := optionsFor(q)
 	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
 	if len(got) != 1 || !strings.HasPrefix(got[0], "A dpkg trigger is a facility") {
 		t.Errorf("picked %q", got)
@@ -164,7 +161,7 @@ func TestPickLeavesEmptyCells(t *testing.T) {
 			"What's Gordon Pell's phone number?":    "Gordon Pell",
 			"What's Derek Ashworth's email?":        "Derek Ashworth",
 		} {
-			o.Kind, o.Required = KindOf(q), RequiredTerms(q)
+			o = optionsFor(q)
 			got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
 			switch {
 			case want == "" && len(got) > 0:
@@ -183,8 +180,7 @@ func TestPickBringsWhatAnIntroductionAnnounces(t *testing.T) {
 	with := "Here's a table of all the ways PhantomData could be used for variance:\n\n" +
 		"| Phantom type | variance of T |\n|---|---|\n| PhantomData<T> | covariant |\n| PhantomData<fn(T)> | contravariant |\n"
 	q := "How can PhantomData be used for variance?"
-	o := DefaultOptions
-	o.Kind, o.Required = KindOf(q), RequiredTerms(q)
+	o := optionsFor(q)
 	ps := []Passage{{Sentences: Split(with), Score: 1}}
 	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
 	if len(got) < 3 || !strings.HasSuffix(got[0], ":") || got[1] != "| Phantom type | variance of T |" || got[len(got)-1] != "| PhantomData<fn(T)> | contravariant |" {
@@ -244,15 +240,14 @@ func TestPickMoney(t *testing.T) {
 	other := Passage{Sentences: Split("Description  Qty  £\nThe invoice balance is 3,135.00 in total.\n"), Score: 1, Subject: "INVOICE Q-1043"}
 	own := Passage{Sentences: Split("Description  Qty  £\nThe invoice balance is 3,135.00 in total.\n"), Score: 1, Subject: "INVOICE Q-1043"}
 	q := "What is the balance of invoice BPS-2024-0117?"
-	o := DefaultOptions
-	o.Kind, o.Required = KindOf(q), RequiredTerms(q)
+	o := optionsFor(q)
 	ps := []Passage{invoice, reminder, other}
 	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
 	if len(got) != 1 || got[0] != "The outstanding balance is £2,148.60." {
 		t.Errorf("picked %q", got)
 	}
 	q = "What is the balance of invoice Q-1043?"
-	o.Kind, o.Required = KindOf(q), RequiredTerms(q)
+	o = optionsFor(q)
 	ps = []Passage{own}
 	if got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o)); len(got) != 1 || !strings.Contains(got[0], "3,135.00") {
 		t.Errorf("cents under a currency column: picked %q", got)
@@ -268,8 +263,7 @@ func TestPickWho(t *testing.T) {
 		"The Annual General Meeting of the committee approved the website kickoff budget.\n"
 	ps := []Passage{{Sentences: Split(text), Score: 1}}
 	q := "Who was at the website kickoff of the committee?"
-	o := DefaultOptions
-	o.Kind, o.Required = KindOf(q), RequiredTerms(q)
+	o := optionsFor(q)
 	if got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o)); len(got) != 0 {
 		t.Errorf("no person known: picked %q", got)
 	}
@@ -287,8 +281,7 @@ func TestPickList(t *testing.T) {
 		"- inotify on Linux is a supported backend of fsnotify\n- kqueue on BSD and macOS is a supported backend of fsnotify\n"
 	ps := []Passage{{Sentences: Split(text), Score: 1}}
 	q := "Which backends does fsnotify support?"
-	o := DefaultOptions
-	o.Kind, o.Required = KindOf(q), RequiredTerms(q)
+	o := optionsFor(q)
 	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
 	if len(got) != 2 || !strings.HasPrefix(got[0], "inotify") || !strings.HasPrefix(got[1], "kqueue") {
 		t.Errorf("picked %q", got)
@@ -299,8 +292,7 @@ func TestPickList(t *testing.T) {
 // which need not share the question's words; a bullet list's next items do not come along.
 func TestPickSteps(t *testing.T) {
 	q := "How do I restore the larchmont site from backup?"
-	o := DefaultOptions
-	o.Kind, o.Required = KindOf(q), RequiredTerms(q)
+	o := optionsFor(q)
 	for text, want := range map[string]int{
 		"## Restore\n\n1. rsync -az nas:/backup/larchmont/ /var/www/larchmont/\n2. gunzip < dump.sql.gz | mysql\n3. wp cache flush --path=/var/www/larchmont\n": 3,
 		"## Restore\n\n- rsync -az nas:/backup/larchmont/ /var/www/larchmont/\n- the dump is on the NAS too\n":                                                  1,
@@ -362,4 +354,11 @@ func TestRequiredTerms(t *testing.T) {
 	if k := KindOf("Did I already pay Brackwater, and when?"); k != KindDate {
 		t.Errorf("kind %v", k)
 	}
+}
+
+// optionsFor is DefaultOptions for a question: its kind, required terms and defined term.
+func optionsFor(q string) Options {
+	o := DefaultOptions
+	o.Kind, o.Required, o.Define = KindOf(q), RequiredTerms(q), DefinedTerm(q)
+	return o
 }
