@@ -223,9 +223,22 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 		}
 		return false
 	}
+	topShare := 0.0
+	if len(cands) > 0 {
+		topShare = cands[0].share
+	}
 	for _, c := range cands {
-		if chosen == o.MaxSentences || c.score < o.Relative*best {
+		if chosen == o.MaxSentences {
 			break
+		}
+		if c.score < o.Relative*best {
+			// A value asked for that another passage gives in as many of the question's words
+			// ("Open Day: Sat 8 June" in the AGM minutes, "Sat 15 June" in a later meeting's
+			// notes) is shown too, however that passage ranked: sources that disagree are all
+			// shown (issue 24).
+			if !o.Kind.asksValue() || c.share < topShare {
+				continue
+			}
 		}
 		s := passages[c.p].Sentences[c.i]
 		if taken[[2]int{c.p, c.i}] || repeats(c.p, c.i) {

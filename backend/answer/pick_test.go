@@ -311,6 +311,20 @@ func TestPickSteps(t *testing.T) {
 	}
 }
 
+// TestPickShowsEveryValue: a date another, lower-ranked source gives in as many of the
+// question's words is shown too: the sources disagree, and both are shown.
+func TestPickShowsEveryValue(t *testing.T) {
+	later := Passage{Sentences: Split("Open Day moved — Gordon says maybe Sat 15 June because of the plant sale clash.\n"), Score: 1}
+	earlier := Passage{Sentences: Split("Open Day: Sat 8 June (date may move).\n"), Score: 0.4, Rank: 3}
+	other := Passage{Sentences: Split("The plant sale is on Sat 15 June at the gate.\n"), Score: 0.4, Rank: 4}
+	ps := []Passage{later, earlier, other}
+	q := "When is the Open Day?"
+	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), optionsFor(q)))
+	if len(got) != 2 || !strings.Contains(got[0], "15 June") || !strings.Contains(got[1], "8 June") {
+		t.Errorf("picked %q", got)
+	}
+}
+
 // TestRequiredForMoney: a question for an amount does not require the words that only ask for
 // one; what the amount is of stays required.
 func TestRequiredForMoney(t *testing.T) {

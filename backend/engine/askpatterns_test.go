@@ -46,6 +46,11 @@ func TestAskPatterns(t *testing.T) {
 			t.Errorf("answer: %s", r.Answer)
 		}
 		contiguous(t, r)
+		// The AGM minutes give the Open Day as 8 June, a later meeting's notes 15 June: both.
+		r = ask(t, e, engine.AskRequest{Question: "When is the Larchmont Open Day?"})
+		if !strings.Contains(r.Answer, "Sat 15 June") || !strings.Contains(r.Answer, "Sat 8 June") {
+			t.Errorf("answer: %s", r.Answer)
+		}
 		// fsnotify's changelog gives 1.9.0's date only in its section's heading, and mentions
 		// v1.9.0 earlier in another release's notes: the heading is found and is the answer.
 		r = ask(t, e, engine.AskRequest{Question: "When did fsnotify 1.9.0 come out?"})
