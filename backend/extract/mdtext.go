@@ -155,19 +155,19 @@ func (w *mdWriter) blocks(n ast.Node, prefix string) {
 			w.out.WriteString("\n")
 		case *ast.List:
 			w.blankLine()
-			w.blocks(c, prefix)
-			w.blankLine()
-		case *ast.ListItem:
-			// An ordered list keeps its numbers: "1." says the items are steps, in that order.
-			mark := "- "
-			if l, ok := c.Parent().(*ast.List); ok && l.IsOrdered() {
-				n := l.Start
-				for p := c.PreviousSibling(); p != nil; p = p.PreviousSibling() {
+			if c.IsOrdered() {
+				// An ordered list keeps its numbers: "1." says the items are steps, in order.
+				n := c.Start
+				for item := c.FirstChild(); item != nil; item = item.NextSibling() {
+					w.blocks(item, strconv.Itoa(n)+". ")
 					n++
 				}
-				mark = strconv.Itoa(n) + ". "
+			} else {
+				w.blocks(c, prefix)
 			}
-			w.blocks(c, mark)
+			w.blankLine()
+		case *ast.ListItem:
+			w.blocks(c, "- ")
 		case *ast.Blockquote:
 			w.blocks(c, prefix)
 		case *extast.Table:
