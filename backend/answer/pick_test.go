@@ -325,6 +325,20 @@ func TestPickShowsEveryValue(t *testing.T) {
 	}
 }
 
+// TestRequiredStrict: a content word that names a document's subject must be said, while the
+// share of words a passage may leave out stays a share of all of them.
+func TestRequiredStrict(t *testing.T) {
+	r := RequiredTerms("Which Node.js version does tinyexec need?").Strict(func(forms []string) bool {
+		return slices.Contains(forms, "tinyexec")
+	})
+	if m := r.Missing("Supported node.js versions: 4.x needs node 14+ (readdirp)"); !slices.Contains(m, "tinyexec") {
+		t.Errorf("another package's versions: missing %q", m)
+	}
+	if m := r.Missing("tinyexec runs a command; it needs Node.js 18 or newer"); len(m) != 0 {
+		t.Errorf("version may be said in other words: missing %q", m)
+	}
+}
+
 // TestRequiredForMoney: a question for an amount does not require the words that only ask for
 // one; what the amount is of stays required.
 func TestRequiredForMoney(t *testing.T) {

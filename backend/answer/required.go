@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -229,7 +230,7 @@ func (r Required) missing(t textTerms) []string {
 	}
 	var words []string
 	for _, w := range r.Words {
-		if !holds(t.forms, w) {
+		if !holds(t.forms, w) && !slices.Contains(out, w) { // a strict word is a name too
 			words = append(words, w)
 		}
 	}
@@ -360,21 +361,12 @@ func (r Required) onlyInEmptyCells(row, header string) bool {
 		return false
 	}
 	inEmpty, inRow := readText(strings.Join(empty, " ")), readText(row)
-	for _, w := range r.allWords() {
+	for _, w := range r.AllWords() {
 		if inEmpty.forms[w] && !inRow.forms[w] {
 			return true
 		}
 	}
 	return false
-}
-
-// allWords are the content words of every part.
-func (r Required) allWords() []string {
-	out := append([]string{}, r.Words...)
-	for _, p := range r.Parts {
-		out = append(out, p.allWords()...)
-	}
-	return out
 }
 
 // empty reports whether a question (part) requires nothing of a passage.
@@ -386,3 +378,35 @@ func (r Required) empty() bool {
 	}
 	return len(r.Idents) == 0 && len(r.Names) == 0 && len(r.Words) == 0
 }
+
+// Strict moves the content words that name a subject (subject reports it, given a word's
+// forms) among the names, which a passage must say: "tinyexec" in "Which Node.js version does
+// tinyexec need?" names a document of the store (tinyexec-README.md), and a passage about
+// another package's Node.js versions does not answer it, however many other words it holds.
+//
+// A strict word stays among the words too: the share of them a passage may leave out is a
+// share of all the question's content words.
+func (r Required) Strict(subject func(forms []string) bool) Required {
+	out := Required{Idents: r.Idents, Names: append([]string{}, r.Names...), Words: r.Words}
+	for _, w := range r.Words {
+		if subject(inflections(w)) {
+			out.Names = append(out.Names, w)
+		}
+	}
+	for _, p := range r.Parts {
+		out.Parts = append(out.Parts, p.Strict(subject))
+	}
+	return out
+}
+
+// AllWords are the content words of every part.
+func (r Required) AllWords() []string {
+	out := append([]string{}, r.Words...)
+	for _, p := range r.Parts {
+		out = append(out, p.AllWords()...)
+	}
+	return out
+}
+
+// Inflections are the forms a word is compared in (see inflections).
+func Inflections(w string) []string { return inflections(w) }

@@ -49,6 +49,8 @@ type Store interface {
 	// FirstChunkHeaded the first whose heading holds it.
 	FirstChunkWith(ctx context.Context, documentID, phrase string) (store.Chunk, error)
 	FirstChunkHeaded(ctx context.Context, documentID, phrase string) (store.Chunk, error)
+	// DocumentsTitled counts the documents whose title or file name holds a word, up to limit.
+	DocumentsTitled(ctx context.Context, word string, limit int) (int, error)
 }
 
 // Files reads a document's file again, when it is still the version the store read: for the

@@ -85,6 +85,11 @@ func (a *Asker) passages(ctx context.Context, question string, req answer.Requir
 	for _, d := range docs {
 		byDoc[d.DocumentID] = d
 	}
+	subject, err := a.subjects(ctx, res.Results, req)
+	if err != nil {
+		return nil, answer.Query{}, err
+	}
+	req = req.Strict(subject)
 	var out []*passage
 	for i, r := range res.Results {
 		c, ok := byID[r.ChunkID]
@@ -160,6 +165,47 @@ func (a *Asker) introductions(ctx context.Context, out []*passage, results []sea
 		out = append(out, &passage{result: r, rank: i, chunk: c, sents: splitPassage(byDoc[c.DocumentID], c.Text), second: true})
 	}
 	return out, nil
+}
+
+// maxSubjectTitles is how many of the store's documents may name a word in their title or
+// file name for it to name a subject: a word in many titles ("invoice", "notes", "node") is a
+// kind of document, not one's subject.
+const maxSubjectTitles = 2
+
+// subjects finds which of the question's content words name the subject of a document: a word
+// of the title or file name of one of the results' documents, found in those of at most
+// maxSubjectTitles documents of the whole store ("tinyexec" of tinyexec-README.md). It reports
+// whether one of a word's forms is one.
+func (a *Asker) subjects(ctx context.Context, results []search.Result, req answer.Required) (func(forms []string) bool, error) {
+	titled := map[string]bool{}
+	for _, r := range results {
+		for _, w := range search.Words(r.Title + " " + strings.TrimSuffix(filepath.Base(r.Path), filepath.Ext(r.Path))) {
+			titled[w] = true
+		}
+	}
+	named := map[string]bool{}
+	for _, w := range req.AllWords() {
+		for _, f := range answer.Inflections(w) {
+			if !titled[f] || named[f] || len(f) < 3 {
+				continue
+			}
+			n, err := a.Store.DocumentsTitled(ctx, f, maxSubjectTitles+1)
+			if err != nil {
+				return nil, err
+			}
+			if n > 0 && n <= maxSubjectTitles {
+				named[f] = true
+			}
+		}
+	}
+	return func(forms []string) bool {
+		for _, f := range forms {
+			if named[f] {
+				return true
+			}
+		}
+		return false
+	}, nil
 }
 
 // splitPassage splits a chunk's text into sentences: the HTML reader writes each block on a line

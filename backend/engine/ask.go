@@ -121,6 +121,10 @@ func (s askStore) FirstChunkHeaded(ctx context.Context, documentID, phrase strin
 	return store.FirstChunkHeaded(ctx, s.e.db.Reader(), documentID, phrase)
 }
 
+func (s askStore) DocumentsTitled(ctx context.Context, word string, limit int) (int, error) {
+	return store.DocumentsTitled(ctx, s.e.db.Reader(), word, limit)
+}
+
 // askFiles reads documents' files again for ask (ask.Files), through the engine's cache.
 type askFiles struct{ e *Engine }
 

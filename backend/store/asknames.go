@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // EntitiesNaming returns the entities not of type except whose canonical name, in lower case,
@@ -75,4 +76,17 @@ func FirstChunkHeaded(ctx context.Context, q Q, documentID, phrase string) (Chun
 		return Chunk{}, ErrNotFound
 	}
 	return list[0], nil
+}
+
+// DocumentsTitled counts the documents (not removed) whose title or file name holds a word,
+// case aside, up to limit: a word in one or two documents' titles names their subject, one in
+// many names a kind of document.
+func DocumentsTitled(ctx context.Context, q Q, word string, limit int) (int, error) {
+	var n int
+	err := q.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM documents WHERE status <> 'removed'
+		AND (instr(lower(title), ?1) > 0 OR instr(lower(coalesce(path, '')), ?1) > 0) LIMIT ?2)`, strings.ToLower(word), limit).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count documents titled %q: %w", word, err)
+	}
+	return n, nil
 }

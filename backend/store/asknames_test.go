@@ -133,3 +133,22 @@ func TestFirstChunkHeaded(t *testing.T) {
 		t.Fatalf("a phrase of the text, not of a heading: %v", err)
 	}
 }
+
+// TestDocumentsTitled: the documents whose title or path holds a word, case aside, up to a limit.
+func TestDocumentsTitled(t *testing.T) {
+	db := askStore(t)
+	ctx := context.Background()
+	var all int
+	if err := db.Reader().QueryRowContext(ctx, `SELECT count(*) FROM documents`).Scan(&all); err != nil || all < 2 {
+		t.Fatalf("%d documents: %v", all, err)
+	}
+	if n, err := DocumentsTitled(ctx, db.Reader(), "TOMATO", 5); err != nil || n != 2 {
+		t.Fatalf("tomato: %d %v", n, err)
+	}
+	if n, err := DocumentsTitled(ctx, db.Reader(), "ZZZ-NONE", 3); err != nil || n != 0 {
+		t.Fatalf("none: %d %v", n, err)
+	}
+	if n, err := DocumentsTitled(ctx, db.Reader(), "", 1); err != nil || n != 1 {
+		t.Fatalf("the limit: %d %v", n, err)
+	}
+}
