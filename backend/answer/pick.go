@@ -172,6 +172,12 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 				// else, or something false (issue 24).
 				continue
 			}
+			if mailHeader(s.Text) {
+				continue // "From: … To: … Subject: …" says who wrote to whom, not what
+			}
+			if s.Unit == UnitRow && otherRowNames(pa.Sentences, i, o.Required) {
+				continue // the question names Derek Ashworth, whose row is another: Gordon Pell's is no answer
+			}
 			if s.Unit == UnitRow && o.Required.onlyInEmptyCells(s.Text, headerOf(pa.Sentences, i)) {
 				continue // "phone" is the heading of this row's empty cell: the row says no phone
 			}
@@ -423,6 +429,39 @@ func headerOf(ss []Sentence, i int) string {
 		return ss[first].Text
 	}
 	return ""
+}
+
+// otherRowNames reports whether a name the question requires is written in another row of the
+// table but not in row i: the table has a row for it, and this one is another's.
+func otherRowNames(ss []Sentence, i int, r Required) bool {
+	names := r.AllNames()
+	if len(names) == 0 {
+		return false
+	}
+	own := search.Words(ss[i].Text)
+	for _, n := range names {
+		if NameAt(own, []string{n}) >= 0 {
+			continue
+		}
+		for j := range ss {
+			if j != i && ss[j].Unit == UnitRow && NameAt(search.Words(ss[j].Text), []string{n}) >= 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mailHeader reports whether a sentence is an e-mail's header: two or more of its fields
+// ("From:", "To:", "Date:", "Subject:", "Cc:") written as labels.
+func mailHeader(s string) bool {
+	n := 0
+	for _, f := range []string{"From: ", "To: ", "Date: ", "Subject: ", "Cc: ", "Sent: "} {
+		if strings.HasPrefix(s, f) || strings.Contains(s, " "+f) {
+			n++
+		}
+	}
+	return n >= 2
 }
 
 // headsTable reports whether the row at i is the unmarked header of its table: its first row,

@@ -153,6 +153,8 @@ func TestPickLeavesEmptyCells(t *testing.T) {
 	for _, text := range []string{
 		"Name | Role | Email | Phone\nGordon Pell | Chair | gordon@bt.com | 07700 900 412\nDerek Ashworth | ex-webmaster | derek@outlook.com | \n",
 		"| Name | Role | Email | Phone |\n|---|---|---|---|\n| Gordon Pell | Chair | gordon@bt.com | 07700 900 412 |\n| Derek Ashworth | ex-webmaster | derek@outlook.com | — |\n",
+		// a spreadsheet's rows as the CSV reader writes them: an empty cell is left out
+		"Name | Role | Email | Phone\nName: Gordon Pell | Role: Chair | Email: gordon@bt.com | Phone: 07700 900 412\nName: Derek Ashworth | Role: ex-webmaster | Email: derek@outlook.com\n",
 	} {
 		ps := []Passage{{Sentences: Split(text), Score: 1}}
 		o := DefaultOptions
@@ -336,6 +338,21 @@ func TestRequiredStrict(t *testing.T) {
 	}
 	if m := r.Missing("tinyexec runs a command; it needs Node.js 18 or newer"); len(m) != 0 {
 		t.Errorf("version may be said in other words: missing %q", m)
+	}
+}
+
+// TestPickSkipsMailHeaders: an e-mail's header names who wrote to whom; it answers no question
+// about what they wrote, even "who".
+func TestPickSkipsMailHeaders(t *testing.T) {
+	text := "From: Niamh Corrigan <treasurer@choir.ie> To: Parish Office <office@parish.ie> Date: Mon, 16 Sep 2024 Subject: church hire for the concert\n\n" +
+		"Jimmy McInerney has the keys of the church, ring him on 087 118 6027.\n"
+	ps := []Passage{{Sentences: Split(text), Score: 1}}
+	q := "Who has the keys of the church for the concert?"
+	o := optionsFor(q)
+	o.People = [][]string{{"jimmy", "mcinerney"}, {"niamh", "corrigan"}}
+	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
+	if len(got) != 1 || !strings.HasPrefix(got[0], "Jimmy McInerney has the keys") {
+		t.Errorf("picked %q", got)
 	}
 }
 

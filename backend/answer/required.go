@@ -348,13 +348,23 @@ func (r Required) onlyInEmptyCells(row, header string) bool {
 		return false
 	}
 	cells, heads := heuristics.RowCells(row), heuristics.RowCells(header)
-	if len(cells) != len(heads) {
-		return false
-	}
 	var empty []string
-	for i, c := range cells {
-		if emptyCell[strings.ToLower(c)] {
-			empty = append(empty, heads[i])
+	if labels := labelled(cells); labels != nil {
+		// A spreadsheet row as the CSV reader writes it ("Name: … | Email: …") leaves out its
+		// empty cells: a column of the header it does not label is empty in this row.
+		for _, h := range heads {
+			if !labels[strings.ToLower(h)] {
+				empty = append(empty, h)
+			}
+		}
+	} else {
+		if len(cells) != len(heads) {
+			return false
+		}
+		for i, c := range cells {
+			if emptyCell[strings.ToLower(c)] {
+				empty = append(empty, heads[i])
+			}
 		}
 	}
 	if len(empty) == 0 {
@@ -410,3 +420,26 @@ func (r Required) AllWords() []string {
 
 // Inflections are the forms a word is compared in (see inflections).
 func Inflections(w string) []string { return inflections(w) }
+
+// labelled is the set of a row's cell labels (lower case) when every cell is written
+// "label: value", else nil.
+func labelled(cells []string) map[string]bool {
+	out := map[string]bool{}
+	for _, c := range cells {
+		k, _, ok := strings.Cut(c, ": ")
+		if !ok {
+			return nil
+		}
+		out[strings.ToLower(strings.TrimSpace(k))] = true
+	}
+	return out
+}
+
+// AllNames are the names of every part.
+func (r Required) AllNames() []string {
+	out := append([]string{}, r.Names...)
+	for _, p := range r.Parts {
+		out = append(out, p.AllNames()...)
+	}
+	return out
+}
