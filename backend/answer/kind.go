@@ -142,10 +142,12 @@ func kindOf(question string) Kind {
 			if DefinedTerm(question) != nil {
 				return KindDefine
 			}
-			for _, v := range ws[i+1 : min(len(ws), i+5)] {
+			for k, v := range ws[i+1 : min(len(ws), i+6)] {
 				switch {
 				case v == "version" || v == "versions" || v == "release":
-					return KindVersion
+					return KindVersion // "what is the minimum Go version": five words in
+				case k == 4:
+					continue // the other kinds are named within four
 				case v == "date" || v == "day" || v == "year" || v == "month" || v == "time":
 					return KindDate
 				case quantityNouns[v]:

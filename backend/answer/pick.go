@@ -111,6 +111,8 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 		money := o.Kind == KindMoney && namesCurrency(pa.Sentences)
 		holds := func(text string) bool {
 			switch o.Kind {
+			case KindVersion:
+				return o.Kind.holds(text, own) && versionOfAsked(text, own, o.Required)
 			case KindList:
 				return enumerates(text)
 			case KindMoney:
@@ -448,6 +450,27 @@ func otherRowNames(ss []Sentence, i int, r Required) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// versionOfAsked reports whether a sentence writes a version of something the question names:
+// a version token right after one of its words ("Go 1.23 or newer", "requires node 14+"), or
+// the question's own identifier. "goldmark is compliant with CommonMark 0.31.2" gives
+// CommonMark's version, not Go's.
+func versionOfAsked(text string, own map[string]bool, r Required) bool {
+	asked := map[string]bool{}
+	for _, w := range append(r.AllNames(), r.AllWords()...) {
+		for _, f := range inflections(w) {
+			asked[f] = true
+		}
+	}
+	prev := ""
+	for _, t := range identTokens(text) {
+		if hasDigit(t) && (own[normIdent(t)] || asked[prev] || asked[strings.TrimRight(t, "0123456789.+x")]) {
+			return true
+		}
+		prev = t
 	}
 	return false
 }

@@ -356,6 +356,25 @@ func TestPickSkipsMailHeaders(t *testing.T) {
 	}
 }
 
+// TestPickVersionOfAsked: a version question is answered by a version of what it names: "Go
+// 1.23", not CommonMark's "0.31.2" in a sentence about the same package.
+func TestPickVersionOfAsked(t *testing.T) {
+	for q, want := range map[string]string{
+		"Which Go version does the goldmark package need?": "Go 1.23",
+		"What is the minimum Go version for goldmark?":     "",
+	} {
+		text := "goldmark is compliant with CommonMark 0.31.2 and fast.\n"
+		if want != "" {
+			text += "\nThe goldmark package needs Go 1.23 or newer to build.\n"
+		}
+		ps := []Passage{{Sentences: Split(text), Score: 1}}
+		got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), optionsFor(q)))
+		if want == "" && len(got) > 0 || want != "" && (len(got) != 1 || !strings.Contains(got[0], want)) {
+			t.Errorf("%q: picked %q", q, got)
+		}
+	}
+}
+
 // TestRequiredForMoney: a question for an amount does not require the words that only ask for
 // one; what the amount is of stays required.
 func TestRequiredForMoney(t *testing.T) {
