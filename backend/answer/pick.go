@@ -177,6 +177,9 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 			if mailHeader(s.Text) {
 				continue // "From: … To: … Subject: …" says who wrote to whom, not what
 			}
+			if s.Unit == UnitProse && strings.HasSuffix(strings.TrimRight(s.Text, `"')]’”`), "?") {
+				continue // a question (a FAQ's "Why do long usernames get printed as numbers?") answers nothing
+			}
 			if s.Unit == UnitRow && otherRowNames(pa.Sentences, i, o.Required) {
 				continue // the question names Derek Ashworth, whose row is another: Gordon Pell's is no answer
 			}

@@ -375,6 +375,19 @@ func TestPickVersionOfAsked(t *testing.T) {
 	}
 }
 
+// TestPickSkipsQuestions: a FAQ's question shares the asker's words and answers nothing; its
+// answer does.
+func TestPickSkipsQuestions(t *testing.T) {
+	text := "Why do long usernames get printed as numbers in the user column?\n\n" +
+		"The user column prints a username as its number when the name is wider than the column.\n"
+	ps := []Passage{{Sentences: Split(text), Score: 1}}
+	q := "Why are long usernames printed as numbers in the user column?"
+	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), optionsFor(q)))
+	if len(got) != 1 || !strings.HasPrefix(got[0], "The user column prints") {
+		t.Errorf("picked %q", got)
+	}
+}
+
 // TestRequiredForMoney: a question for an amount does not require the words that only ask for
 // one; what the amount is of stays required.
 func TestRequiredForMoney(t *testing.T) {
