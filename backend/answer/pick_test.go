@@ -423,6 +423,11 @@ func TestRequiredTerms(t *testing.T) {
 	if m := r.Missing("Half plots: £38 per year, paid as rent in April."); len(m) != 0 {
 		t.Errorf("plots, year: missing %q", m)
 	}
+	// a month is the same month written short
+	r = RequiredTerms("Who was at the committee meeting in September?")
+	if m := r.Missing("committee meeting Tues 10 Sept 2024, 8pm"); len(m) != 0 {
+		t.Errorf("Sept is September: missing %q", m)
+	}
 	// "…, and when?" is a second question that requires nothing: the first still must be said.
 	r = RequiredTerms("Did I already pay Brackwater, and when?")
 	if len(r.Parts) != 2 || len(r.Missing("The plant sale is on 8 June.")) == 0 || len(r.Missing("I paid Brackwater on 4 April.")) != 0 {

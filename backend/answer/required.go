@@ -259,6 +259,9 @@ func inflections(w string) []string {
 	if base, ok := irregular[w]; ok {
 		return append(out, base) // "paid" is a form of "pay"
 	}
+	if m, ok := months[w]; ok && w != "may" && w != "mar" {
+		return append(out, strings.ToLower(monthNames[m-1])) // "Sept" is September, written short
+	}
 	addBase := func(b string) {
 		if len(b) >= 2 {
 			out = append(out, b)
