@@ -101,6 +101,7 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 		score   float64
 		follow  int  // the next sentences that come along: the value asked for, the steps or list an introduction announces
 		defines bool // it defines the term a definition question asks about
+		lead    int  // the sentences before it that come along: the steps before a step
 	}
 	own := o.Required.identSet()
 	stems := make([][][]string, len(passages))
@@ -153,8 +154,11 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 				}
 				follow = 1
 			}
+			lead := 0
 			if o.Kind == KindHowTo && s.Step && follow == 0 {
-				follow = steps(pa.Sentences, i) // a step of a procedure comes with the steps after it
+				// A step of a procedure comes with the whole procedure: the steps before it and
+				// after it.
+				follow, lead = steps(pa.Sentences, i), stepsBefore(pa.Sentences, i)
 			}
 			if o.Kind.asksValue() && len(own) > 0 {
 				with := s.Text
@@ -200,7 +204,7 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 			if defines {
 				score *= 1.5 // "X is …", "X means …": the definition, not a sentence that uses X
 			}
-			cands = append(cands, cand{p, i, share, score, follow, defines})
+			cands = append(cands, cand{p, i, share, score, follow, defines, lead})
 			best = max(best, score)
 		}
 	}
@@ -258,6 +262,12 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 		need := len(s.Text)
 		var next []Picked
 		for k := c.i + 1; k <= c.i+c.follow; k++ {
+			if !taken[[2]int{c.p, k}] {
+				next = append(next, Picked{Passage: c.p, Index: k, Context: true})
+				need += len(passages[c.p].Sentences[k].Text)
+			}
+		}
+		for k := c.i - c.lead; k < c.i; k++ {
 			if !taken[[2]int{c.p, k}] {
 				next = append(next, Picked{Passage: c.p, Index: k, Context: true})
 				need += len(passages[c.p].Sentences[k].Text)
@@ -381,6 +391,23 @@ func steps(ss []Sentence, i int) int {
 		switch {
 		case ss[j].Para == para:
 		case ss[j].Para == para+1 && ss[j].Step:
+			para = ss[j].Para
+		default:
+			return n
+		}
+		n++
+	}
+	return n
+}
+
+// stepsBefore is how many numbered items come before the step at i in its list, each in the
+// paragraph before the next, up to maxAnnounced.
+func stepsBefore(ss []Sentence, i int) int {
+	n, para := 0, ss[i].Para
+	for j := i - 1; j >= 0 && n < maxAnnounced; j-- {
+		switch {
+		case ss[j].Para == para:
+		case ss[j].Para == para-1 && ss[j].Step:
 			para = ss[j].Para
 		default:
 			return n

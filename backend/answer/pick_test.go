@@ -388,6 +388,18 @@ func TestPickSkipsQuestions(t *testing.T) {
 	}
 }
 
+// TestPickWholeProcedure: the step that matches best brings the steps before it too, and a
+// short step ("Create the dictionary") is a step.
+func TestPickWholeProcedure(t *testing.T) {
+	text := "## How to\n\n1. Create the dictionary\n2. zstd --train samples/* -o dict\n3. zstd -D dict FILE compresses each small file with the dictionary\n"
+	ps := []Passage{{Sentences: Split(text), Score: 1}}
+	q := "How do I compress small files with a dictionary?"
+	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), optionsFor(q)))
+	if len(got) != 3 || got[0] != "Create the dictionary" || !strings.HasPrefix(got[1], "zstd --train") {
+		t.Errorf("picked %q", got)
+	}
+}
+
 // TestRequiredForMoney: a question for an amount does not require the words that only ask for
 // one; what the amount is of stays required.
 func TestRequiredForMoney(t *testing.T) {

@@ -518,7 +518,8 @@ func splitBlock(text string, b block) []Sentence {
 		// "The currently available quantization types are:", "Install by running:" before the
 		// list or the commands they announce: an introduction, however short, not a label.
 		intro := b.introduces && e == b.end && strings.HasSuffix(raw, ":") && n >= 2
-		if n < minWords && !intro || n > maxWords || len(raw) > maxBytes || !hasLowerWord(raw) && !field || codeSentence(raw) {
+		// A numbered step is an instruction however short ("1. Create the dictionary").
+		if n < minWords && !intro && !(step && n >= 2) || n > maxWords || len(raw) > maxBytes || !hasLowerWord(raw) && !field || codeSentence(raw) {
 			return
 		}
 		if !item && e == b.end && n < labelWords && !terminated(raw) && !field && !intro {
