@@ -260,9 +260,10 @@ func (k Kind) holds(sentence string, own map[string]bool) bool {
 }
 
 // holdsPerson reports whether a sentence names a person: an e-mail address, or a person the
-// store knows (people: each name's words), by full name or by first name as a capitalised word
-// ("Abi pays invoices" names Abi Fenwick). Capitalised words alone are no person: "Annual
-// General Meeting" and "Fenwick Coffee Roasters" look like names.
+// store knows (people: each name's words) by full name. A first name alone ("Abi pays
+// invoices", "Hi Bernadette") is too often another person's or a greeting, and capitalised
+// words alone are no person: "Annual General Meeting" and "Fenwick Coffee Roasters" look like
+// names.
 func holdsPerson(sentence string, people [][]string) bool {
 	for _, f := range heuristics.Find(sentence, nil) {
 		if f.Kind == "email" {
@@ -270,14 +271,8 @@ func holdsPerson(sentence string, people [][]string) bool {
 		}
 	}
 	ws := search.Words(sentence)
-	capital := map[string]bool{}
-	for _, w := range strings.Fields(sentence) {
-		if w = strings.Trim(w, ",;:.()!?'\"’"); heuristics.NameWord(w) {
-			capital[strings.ToLower(w)] = true
-		}
-	}
 	for _, p := range people {
-		if len(p) > 0 && (NameAt(ws, p) >= 0 || capital[p[0]]) {
+		if len(p) > 1 && NameAt(ws, p) >= 0 {
 			return true
 		}
 	}

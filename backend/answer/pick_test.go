@@ -400,6 +400,22 @@ func TestPickWholeProcedure(t *testing.T) {
 	}
 }
 
+// TestPickWhoByFullName: a first name alone does not name a known person ("Abi pays the
+// invoices" may be any Abi; "Hi Bernadette" is a greeting).
+func TestPickWhoByFullName(t *testing.T) {
+	ps := []Passage{{Sentences: Split("Abi pays the invoices of the roastery, send everything to her.\n"), Score: 1}}
+	q := "Who pays the invoices of the roastery?"
+	o := optionsFor(q)
+	o.People = [][]string{{"abi", "fenwick"}}
+	if got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o)); len(got) != 0 {
+		t.Errorf("picked %q", got)
+	}
+	ps = []Passage{{Sentences: Split("Abi Fenwick pays the invoices of the roastery, send everything to her.\n"), Score: 1}}
+	if got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o)); len(got) != 1 {
+		t.Errorf("by full name: picked %q", got)
+	}
+}
+
 // TestRequiredForMoney: a question for an amount does not require the words that only ask for
 // one; what the amount is of stays required.
 func TestRequiredForMoney(t *testing.T) {
