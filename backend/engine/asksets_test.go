@@ -93,22 +93,23 @@ func (t askTally) String() string {
 
 func (t askTally) unansweredWrong() int { return t.unanswerable - t.by[verdictAbstain] }
 
-// askSetFloors are what TestAskSets asserts of each set: measured 2026-11-29, second session
-// (held-out: right 28 of 76, wrong 18, 19 of 23 unanswerable said "not found"; tune: 16 of
-// 42, 10, 10 of 12), less a little. Issue 24's targets are far above them (right ≥ 60 %,
-// wrong ≤ 5 %, ≥ 90 % of the unanswerable "not found"): the floors keep what has been reached
-// from falling back.
+// askSetFloors are what TestAskSets asserts of each set, measured 2026-11-29 (second session)
+// less a little: held-out right 31 of 76, wrong 15, 20 of 23 unanswerable said "not found";
+// tune 27 of 42, 1, 11 of 12; dev 10 of 44, 10, 13 of 16 (dev's first run, before any rule was
+// fitted on it: 9, 16, 10 of 16). Issue 24's targets are far above the held-out figures
+// (right ≥ 60 %, wrong ≤ 5 %, ≥ 90 % of the unanswerable "not found"): the floors keep what
+// has been reached from falling back. tune and dev are fitted on; heldout never is.
 var askSetFloors = map[string]struct{ right, wrong, abstained int }{
-	"heldout": {right: 27, wrong: 20, abstained: 18},
-	"tune":    {right: 15, wrong: 11, abstained: 9},
-	"dev":     {right: 7, wrong: 15, abstained: 12},
+	"heldout": {right: 30, wrong: 16, abstained: 19},
+	"tune":    {right: 26, wrong: 3, abstained: 10},
+	"dev":     {right: 9, wrong: 12, abstained: 12},
 }
 
-// TestAskSets asks two sets of questions written with their answers before ask was run on
+// TestAskSets asks three sets of questions written with their answers before ask was run on
 // them, over documents of kinds the search quality corpus does not hold (READMEs, changelogs
 // and specs of other projects, notes, minutes, invoices and reminders as people write them;
-// testdata/ask/README.md): tune, which ask's rules may be fitted on, and heldout, which they
-// never are. It reports the verdicts of each and asserts the held-out floors.
+// testdata/ask/README.md): tune and dev, which ask's rules may be fitted on, and heldout,
+// which they never are. It reports the verdicts of each and asserts each set's floors.
 func TestAskSets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a store of each set")
