@@ -109,7 +109,7 @@ func TestPickKeepsToItsUnit(t *testing.T) {
 	ps := []Passage{{Sentences: SplitLines(text), Score: 1}}
 	q := "What does pub(crate) mean?"
 	o := optionsFor(q)
-	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
+	got := pickFor(q, ps, o)
 	if len(got) != 1 || got[0] != "pub(crate) makes an item visible within the current crate." {
 		t.Fatalf("picked %q", got)
 	}
@@ -124,7 +124,7 @@ func TestPickCodeIsNoRepeatOfProse(t *testing.T) {
 	ps := []Passage{{Sentences: Split(text), Score: 1}}
 	q := "How do I install pflag?"
 	o := optionsFor(q)
-	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
+	got := pickFor(q, ps, o)
 	if !slices.Contains(got, "go get github.com/spf13/pflag") {
 		t.Errorf("picked %q", got)
 	}
@@ -139,7 +139,7 @@ func TestPickDefinitionOnly(t *testing.T) {
 	ps := []Passage{{Sentences: Split(text), Score: 1}}
 	q := "What is a dpkg trigger?"
 	o := optionsFor(q)
-	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
+	got := pickFor(q, ps, o)
 	if len(got) != 1 || !strings.HasPrefix(got[0], "A dpkg trigger is a facility") {
 		t.Errorf("picked %q", got)
 	}
@@ -164,7 +164,7 @@ func TestPickLeavesEmptyCells(t *testing.T) {
 			"What's Derek Ashworth's email?":        "Derek Ashworth",
 		} {
 			o = optionsFor(q)
-			got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
+			got := pickFor(q, ps, o)
 			switch {
 			case want == "" && len(got) > 0:
 				t.Errorf("%q: picked %q", q, got)
@@ -184,7 +184,7 @@ func TestPickBringsWhatAnIntroductionAnnounces(t *testing.T) {
 	q := "How can PhantomData be used for variance?"
 	o := optionsFor(q)
 	ps := []Passage{{Sentences: Split(with), Score: 1}}
-	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
+	got := pickFor(q, ps, o)
 	if len(got) < 3 || !strings.HasSuffix(got[0], ":") || got[1] != "| Phantom type | variance of T |" || got[len(got)-1] != "| PhantomData<fn(T)> | contravariant |" {
 		t.Fatalf("with its table: %q", got)
 	}
@@ -192,7 +192,7 @@ func TestPickBringsWhatAnIntroductionAnnounces(t *testing.T) {
 	q = "What are the lifetime elision rules?"
 	o.Kind, o.Required, o.Define = KindOf(q), RequiredTerms(q), DefinedTerm(q)
 	ps = []Passage{{Sentences: Split(without), Score: 1}}
-	for _, s := range pickedTexts(ps, Pick(ps, NewQuery(q, nil), o)) {
+	for _, s := range pickFor(q, ps, o) {
 		if strings.HasSuffix(s, ":") {
 			t.Fatalf("an introduction without what it announces: %q", s)
 		}
@@ -244,14 +244,14 @@ func TestPickMoney(t *testing.T) {
 	q := "What is the balance of invoice BPS-2024-0117?"
 	o := optionsFor(q)
 	ps := []Passage{invoice, reminder, other}
-	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
+	got := pickFor(q, ps, o)
 	if len(got) != 1 || got[0] != "The outstanding balance is £2,148.60." {
 		t.Errorf("picked %q", got)
 	}
 	q = "What is the balance of invoice Q-1043?"
 	o = optionsFor(q)
 	ps = []Passage{own}
-	if got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o)); len(got) != 1 || !strings.Contains(got[0], "3,135.00") {
+	if got := pickFor(q, ps, o); len(got) != 1 || !strings.Contains(got[0], "3,135.00") {
 		t.Errorf("cents under a currency column: picked %q", got)
 	}
 }
@@ -266,11 +266,11 @@ func TestPickWho(t *testing.T) {
 	ps := []Passage{{Sentences: Split(text), Score: 1}}
 	q := "Who was at the website kickoff of the committee?"
 	o := optionsFor(q)
-	if got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o)); len(got) != 0 {
+	if got := pickFor(q, ps, o); len(got) != 0 {
 		t.Errorf("no person known: picked %q", got)
 	}
 	o.People = [][]string{{"gordon", "pell"}, {"priya", "natarajan"}}
-	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
+	got := pickFor(q, ps, o)
 	if len(got) != 2 || !strings.HasPrefix(got[0], "Larchmont committee — website kickoff") || !strings.HasPrefix(got[1], "present: Maren (me), Gordon Pell") {
 		t.Errorf("picked %q", got)
 	}
@@ -284,7 +284,7 @@ func TestPickList(t *testing.T) {
 	ps := []Passage{{Sentences: Split(text), Score: 1}}
 	q := "Which backends does fsnotify support?"
 	o := optionsFor(q)
-	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
+	got := pickFor(q, ps, o)
 	if len(got) != 2 || !strings.HasPrefix(got[0], "inotify") || !strings.HasPrefix(got[1], "kqueue") {
 		t.Errorf("picked %q", got)
 	}
@@ -300,7 +300,7 @@ func TestPickSteps(t *testing.T) {
 		"## Restore\n\n- rsync -az nas:/backup/larchmont/ /var/www/larchmont/\n- the dump is on the NAS too\n":                                                  1,
 	} {
 		ps := []Passage{{Sentences: Split(text), Score: 1}}
-		got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
+		got := pickFor(q, ps, o)
 		items := 0
 		for _, g := range got {
 			if !strings.HasSuffix(g, ":") {
@@ -321,7 +321,7 @@ func TestPickShowsEveryValue(t *testing.T) {
 	other := Passage{Sentences: Split("The plant sale is on Sat 15 June at the gate.\n"), Score: 0.4, Rank: 4}
 	ps := []Passage{later, earlier, other}
 	q := "When is the Open Day?"
-	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), optionsFor(q)))
+	got := pickFor(q, ps, optionsFor(q))
 	if len(got) != 2 || !strings.Contains(got[0], "15 June") || !strings.Contains(got[1], "8 June") {
 		t.Errorf("picked %q", got)
 	}
@@ -350,7 +350,7 @@ func TestPickSkipsMailHeaders(t *testing.T) {
 	q := "Who has the keys of the church for the concert?"
 	o := optionsFor(q)
 	o.People = [][]string{{"jimmy", "mcinerney"}, {"niamh", "corrigan"}}
-	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
+	got := pickFor(q, ps, o)
 	if len(got) != 1 || !strings.HasPrefix(got[0], "Jimmy McInerney has the keys") {
 		t.Errorf("picked %q", got)
 	}
@@ -368,7 +368,7 @@ func TestPickVersionOfAsked(t *testing.T) {
 			text += "\nThe goldmark package needs Go 1.23 or newer to build.\n"
 		}
 		ps := []Passage{{Sentences: Split(text), Score: 1}}
-		got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), optionsFor(q)))
+		got := pickFor(q, ps, optionsFor(q))
 		if want == "" && len(got) > 0 || want != "" && (len(got) != 1 || !strings.Contains(got[0], want)) {
 			t.Errorf("%q: picked %q", q, got)
 		}
@@ -382,7 +382,7 @@ func TestPickSkipsQuestions(t *testing.T) {
 		"The user column prints a username as its number when the name is wider than the column.\n"
 	ps := []Passage{{Sentences: Split(text), Score: 1}}
 	q := "Why are long usernames printed as numbers in the user column?"
-	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), optionsFor(q)))
+	got := pickFor(q, ps, optionsFor(q))
 	if len(got) != 1 || !strings.HasPrefix(got[0], "The user column prints") {
 		t.Errorf("picked %q", got)
 	}
@@ -394,7 +394,7 @@ func TestPickWholeProcedure(t *testing.T) {
 	text := "## How to\n\n1. Create the dictionary\n2. zstd --train samples/* -o dict\n3. zstd -D dict FILE compresses each small file with the dictionary\n"
 	ps := []Passage{{Sentences: Split(text), Score: 1}}
 	q := "How do I compress small files with a dictionary?"
-	got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), optionsFor(q)))
+	got := pickFor(q, ps, optionsFor(q))
 	if len(got) != 3 || got[0] != "Create the dictionary" || !strings.HasPrefix(got[1], "zstd --train") {
 		t.Errorf("picked %q", got)
 	}
@@ -407,11 +407,11 @@ func TestPickWhoByFullName(t *testing.T) {
 	q := "Who pays the invoices of the roastery?"
 	o := optionsFor(q)
 	o.People = [][]string{{"abi", "fenwick"}}
-	if got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o)); len(got) != 0 {
+	if got := pickFor(q, ps, o); len(got) != 0 {
 		t.Errorf("picked %q", got)
 	}
 	ps = []Passage{{Sentences: Split("Abi Fenwick pays the invoices of the roastery, send everything to her.\n"), Score: 1}}
-	if got := pickedTexts(ps, Pick(ps, NewQuery(q, nil), o)); len(got) != 1 {
+	if got := pickFor(q, ps, o); len(got) != 1 {
 		t.Errorf("by full name: picked %q", got)
 	}
 }
@@ -471,4 +471,9 @@ func optionsFor(q string) Options {
 	o := DefaultOptions
 	o.Kind, o.Required, o.Define = KindOf(q), RequiredTerms(q), DefinedTerm(q)
 	return o
+}
+
+// pickFor is what Pick chooses of the passages for a question, as text.
+func pickFor(q string, ps []Passage, o Options) []string {
+	return pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
 }
