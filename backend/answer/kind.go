@@ -319,6 +319,9 @@ func namesCurrency(ss []Sentence) bool {
 	return false
 }
 
+// AsksValue reports whether the kind is a value's (a date, a quantity, an amount, a version).
+func (k Kind) AsksValue() bool { return k.asksValue() }
+
 // asksValue reports whether the kind is a value's (a date, a quantity, a version).
 func (k Kind) asksValue() bool {
 	return k == KindDate || k == KindQuantity || k == KindVersion || k == KindMoney

@@ -90,6 +90,15 @@ func (a *Asker) passages(ctx context.Context, question string, req answer.Requir
 		return nil, answer.Query{}, err
 	}
 	req = req.Strict(subject)
+	if answer.KindOf(question).AsksValue() {
+		// A value asked of something the store never names ("the rent for a quarter plot")
+		// is not there, whatever values of its neighbours (full and half plots) are.
+		unknown := map[string]bool{}
+		for _, w := range answer.UnknownWords(question, answer.NewQuery(question, res.Terms)) {
+			unknown[w] = true
+		}
+		req = req.Strict(func(forms []string) bool { return len(forms) > 0 && unknown[forms[0]] })
+	}
 	var out []*passage
 	for i, r := range res.Results {
 		c, ok := byID[r.ChunkID]

@@ -95,13 +95,13 @@ func (t askTally) unansweredWrong() int { return t.unanswerable - t.by[verdictAb
 
 // askSetFloors are what TestAskSets asserts of each set, measured 2026-11-29 (second session)
 // less a little: held-out right 31 of 76, wrong 15, 20 of 23 unanswerable said "not found";
-// tune 27 of 42, 1, 11 of 12; dev 10 of 44, 10, 13 of 16 (dev's first run, before any rule was
+// tune 27 of 42, 1, 12 of 12; dev 10 of 44, 10, 13 of 16 (dev's first run, before any rule was
 // fitted on it: 9, 16, 10 of 16). Issue 24's targets are far above the held-out figures
 // (right ≥ 60 %, wrong ≤ 5 %, ≥ 90 % of the unanswerable "not found"): the floors keep what
 // has been reached from falling back. tune and dev are fitted on; heldout never is.
 var askSetFloors = map[string]struct{ right, wrong, abstained int }{
 	"heldout": {right: 30, wrong: 16, abstained: 19},
-	"tune":    {right: 26, wrong: 3, abstained: 10},
+	"tune":    {right: 26, wrong: 3, abstained: 11},
 	"dev":     {right: 9, wrong: 12, abstained: 12},
 }
 
