@@ -40,26 +40,23 @@ func init() {
 	}
 }
 
+// moneyFrame are the money words that only say a question asks for an amount ("How much does
+// it cost me?"): a passage writing the amount answers them without the word.
+var moneyFrame = map[string]bool{}
+
 // moneyWords make a question for a quantity ask for an amount of money: "How much do I owe
-// …", "How much is invoice …", "What is the rent …". A sentence answering one writes a
+// …", "How much is invoice …", "What is the rent …": the frame's words and those that name what
+// an amount is of (rent, fee, invoice), which stay required. A sentence answering one writes a
 // currency with its number; "Invoice date: 14 February 2024" holds numbers and is no answer.
 var moneyWords = map[string]bool{}
 
 func init() {
-	for _, w := range strings.Fields(`cost costs price prices priced pay paid pays owe owed owing charge charged charges fee fees
-		rent rents bill billed invoice invoiced invoices balance spend spent salary wage wages budget refund deposit quote quoted`) {
-		moneyWords[w] = true
-	}
-}
-
-// moneyFrame are the money words that only say a question asks for an amount ("How much does
-// it cost me?"): a passage writing the amount answers them without the word. The others name
-// what the amount is of (rent, fee, invoice) and stay required.
-var moneyFrame = map[string]bool{}
-
-func init() {
 	for _, w := range strings.Fields(`cost costs price prices priced pay paid pays owe owed owing charge charged charges spend spent`) {
-		moneyFrame[w] = true
+		moneyFrame[w], moneyWords[w] = true, true
+	}
+	for _, w := range strings.Fields(`fee fees rent rents bill billed invoice invoiced invoices balance salary wage wages budget
+		refund deposit quote quoted`) {
+		moneyWords[w] = true
 	}
 }
 
@@ -243,7 +240,7 @@ func (k Kind) holds(sentence string, own map[string]bool) bool {
 	case KindMoney:
 		return holdsMoney(sentence, false)
 	case KindPerson:
-		return false // see holdsPerson: it needs the question's words
+		return false // see holdsPerson: it needs the persons the store knows
 	}
 	for _, t := range identTokens(sentence) {
 		if !hasDigit(t) || own[normIdent(t)] {
@@ -320,10 +317,7 @@ func namesCurrency(ss []Sentence) bool {
 }
 
 // AsksValue reports whether the kind is a value's (a date, a quantity, an amount, a version).
-func (k Kind) AsksValue() bool { return k.asksValue() }
-
-// asksValue reports whether the kind is a value's (a date, a quantity, a version).
-func (k Kind) asksValue() bool {
+func (k Kind) AsksValue() bool {
 	return k == KindDate || k == KindQuantity || k == KindVersion || k == KindMoney
 }
 
@@ -504,27 +498,4 @@ func (k Kind) Values(text string) (written, norm []string) {
 		}
 	}
 	return written, norm
-}
-
-// AllIdents are the identifiers of every part, as the question writes them in lower case.
-func (r Required) AllIdents() []string {
-	out := append([]string{}, r.Idents...)
-	for _, p := range r.Parts {
-		out = append(out, p.AllIdents()...)
-	}
-	return out
-}
-
-// HasIdents reports whether the question names a thing by an identifier (an invoice number,
-// a version): a record two sources can give different values for.
-func (r Required) HasIdents() bool {
-	if len(r.Idents) > 0 {
-		return true
-	}
-	for _, p := range r.Parts {
-		if p.HasIdents() {
-			return true
-		}
-	}
-	return false
 }

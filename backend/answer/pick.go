@@ -104,12 +104,27 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 		lead    int  // the sentences before it that come along: the steps before a step
 	}
 	own := o.Required.identSet()
+	names := o.Required.Flat().Names
 	stems := make([][][]string, len(passages))
 	var cands []cand
 	best := 0.0
 	for p, pa := range passages {
 		stems[p] = make([][]string, len(pa.Sentences))
 		money := o.Kind == KindMoney && namesCurrency(pa.Sentences)
+		// The words of the passage's table rows, read once, when a row is a candidate
+		// (otherRowNames).
+		var rowWords [][]string
+		rows := func() [][]string {
+			if rowWords == nil {
+				rowWords = make([][]string, len(pa.Sentences))
+				for i, s := range pa.Sentences {
+					if s.Unit == UnitRow {
+						rowWords[i] = search.Words(s.Text)
+					}
+				}
+			}
+			return rowWords
+		}
 		holds := func(text string) bool {
 			switch o.Kind {
 			case KindVersion:
@@ -127,6 +142,11 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 			if s.Unit == UnitCode && o.Kind != KindHowTo || s.Unit == UnitTitle && o.Kind != KindDate && o.Kind != KindVersion ||
 				s.Header || headsTable(pa.Sentences, i) {
 				continue // code answers how to do something, nothing else; a header names columns
+			}
+			if mailHeader(s.Text) || s.Unit == UnitProse && strings.HasSuffix(strings.TrimRight(s.Text, `"')]’”`), "?") {
+				// "From: … To: … Subject: …" says who wrote to whom, not what; a FAQ's question
+				// ("Why do long usernames get printed as numbers?") answers nothing.
+				continue
 			}
 			st := search.Stems(s.Text)
 			stems[p][i] = st
@@ -160,7 +180,7 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 				// after it.
 				follow, lead = steps(pa.Sentences, i), stepsBefore(pa.Sentences, i)
 			}
-			if o.Kind.asksValue() && len(own) > 0 {
+			if o.Kind.AsksValue() && len(own) > 0 {
 				with := s.Text
 				for k := i + 1; k <= i+follow; k++ {
 					with += " " + pa.Sentences[k].Text
@@ -178,13 +198,7 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 				// else, or something false (issue 24).
 				continue
 			}
-			if mailHeader(s.Text) {
-				continue // "From: … To: … Subject: …" says who wrote to whom, not what
-			}
-			if s.Unit == UnitProse && strings.HasSuffix(strings.TrimRight(s.Text, `"')]’”`), "?") {
-				continue // a question (a FAQ's "Why do long usernames get printed as numbers?") answers nothing
-			}
-			if s.Unit == UnitRow && otherRowNames(pa.Sentences, i, o.Required) {
+			if s.Unit == UnitRow && len(names) > 0 && otherRowNames(rows(), i, names) {
 				continue // the question names Derek Ashworth, whose row is another: Gordon Pell's is no answer
 			}
 			if s.Unit == UnitRow && o.Required.onlyInEmptyCells(s.Text, headerOf(pa.Sentences, i)) {
@@ -251,7 +265,7 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 			// ("Open Day: Sat 8 June" in the AGM minutes, "Sat 15 June" in a later meeting's
 			// notes) is shown too, however that passage ranked: sources that disagree are all
 			// shown (issue 24).
-			if !o.Kind.asksValue() || c.share < topShare {
+			if !o.Kind.AsksValue() || c.share < topShare {
 				continue
 			}
 		}
@@ -463,20 +477,16 @@ func headerOf(ss []Sentence, i int) string {
 	return ""
 }
 
-// otherRowNames reports whether a name the question requires is written in another row of the
-// table but not in row i: the table has a row for it, and this one is another's.
-func otherRowNames(ss []Sentence, i int, r Required) bool {
-	names := r.AllNames()
-	if len(names) == 0 {
-		return false
-	}
-	own := search.Words(ss[i].Text)
+// otherRowNames reports whether one of the names the question requires is written in another
+// row of the table but not in row i (rows: each row's words, nil for other sentences): the
+// table has a row for it, and this one is another's.
+func otherRowNames(rows [][]string, i int, names []string) bool {
 	for _, n := range names {
-		if NameAt(own, []string{n}) >= 0 {
+		if NameAt(rows[i], []string{n}) >= 0 {
 			continue
 		}
-		for j := range ss {
-			if j != i && ss[j].Unit == UnitRow && NameAt(search.Words(ss[j].Text), []string{n}) >= 0 {
+		for j, ws := range rows {
+			if j != i && ws != nil && NameAt(ws, []string{n}) >= 0 {
 				return true
 			}
 		}
@@ -490,8 +500,9 @@ func otherRowNames(ss []Sentence, i int, r Required) bool {
 // CommonMark's version, not Go's.
 func versionOfAsked(text string, own map[string]bool, r Required) bool {
 	asked := map[string]bool{}
-	for _, w := range append(r.AllNames(), r.AllWords()...) {
-		for _, f := range inflections(w) {
+	f := r.Flat()
+	for _, w := range append(f.Names, f.Words...) {
+		for _, f := range Inflections(w) {
 			asked[f] = true
 		}
 	}

@@ -193,7 +193,7 @@ func readText(text string) textTerms {
 		t.toks[normIdent(tok)] = true
 	}
 	for _, w := range search.Words(text) {
-		for _, f := range inflections(w) {
+		for _, f := range Inflections(w) {
 			t.forms[f] = true
 		}
 	}
@@ -242,7 +242,7 @@ func (r Required) missing(t textTerms) []string {
 
 // holds reports whether a text's word forms hold w or an inflection of it.
 func holds(forms map[string]bool, w string) bool {
-	for _, f := range inflections(w) {
+	for _, f := range Inflections(w) {
 		if forms[f] {
 			return true
 		}
@@ -250,11 +250,11 @@ func holds(forms map[string]bool, w string) bool {
 	return false
 }
 
-// inflections are the bases a word may be an inflection of, itself first: "plots" → plot,
+// Inflections are the bases a word may be an inflection of, itself first: "plots" → plot,
 // "released" → releas, release; "copies" → copy; "running" → runn, run. Two words match when
 // they share one. Derivations ("capitalization", "interested") are not undone: they are other
 // words.
-func inflections(w string) []string {
+func Inflections(w string) []string {
 	out := []string{w}
 	if base, ok := irregular[w]; ok {
 		return append(out, base) // "paid" is a form of "pay"
@@ -313,13 +313,23 @@ func init() {
 // for 2 more right answers of 42.
 func allowedMissing(n int) int { return (n + 1) / 3 }
 
+// Flat is every part's identifiers, names and words together, in the question's order.
+func (r Required) Flat() Required {
+	out := Required{Idents: r.Idents, Names: r.Names, Words: r.Words}
+	for _, p := range r.Parts {
+		f := p.Flat()
+		out.Idents = append(append([]string{}, out.Idents...), f.Idents...)
+		out.Names = append(append([]string{}, out.Names...), f.Names...)
+		out.Words = append(append([]string{}, out.Words...), f.Words...)
+	}
+	return out
+}
+
 // identSet is every identifier the question names, in all its parts.
 func (r Required) identSet() map[string]bool {
 	set := map[string]bool{}
-	for _, p := range append([]Required{r}, r.Parts...) {
-		for _, id := range p.Idents {
-			set[id] = true
-		}
+	for _, id := range r.Flat().Idents {
+		set[id] = true
 	}
 	return set
 }
@@ -374,7 +384,7 @@ func (r Required) onlyInEmptyCells(row, header string) bool {
 		return false
 	}
 	inEmpty, inRow := readText(strings.Join(empty, " ")), readText(row)
-	for _, w := range r.AllWords() {
+	for _, w := range r.Flat().Words {
 		if inEmpty.forms[w] && !inRow.forms[w] {
 			return true
 		}
@@ -392,17 +402,17 @@ func (r Required) empty() bool {
 	return len(r.Idents) == 0 && len(r.Names) == 0 && len(r.Words) == 0
 }
 
-// Strict moves the content words that name a subject (subject reports it, given a word's
-// forms) among the names, which a passage must say: "tinyexec" in "Which Node.js version does
-// tinyexec need?" names a document of the store (tinyexec-README.md), and a passage about
-// another package's Node.js versions does not answer it, however many other words it holds.
+// Strict moves the content words that name a subject (subject reports it) among the names,
+// which a passage must say: "tinyexec" in "Which Node.js version does tinyexec need?" names a
+// document of the store (tinyexec-README.md), and a passage about another package's Node.js
+// versions does not answer it, however many other words it holds.
 //
 // A strict word stays among the words too: the share of them a passage may leave out is a
 // share of all the question's content words.
-func (r Required) Strict(subject func(forms []string) bool) Required {
+func (r Required) Strict(subject func(word string) bool) Required {
 	out := Required{Idents: r.Idents, Names: append([]string{}, r.Names...), Words: r.Words}
 	for _, w := range r.Words {
-		if subject(inflections(w)) {
+		if subject(w) {
 			out.Names = append(out.Names, w)
 		}
 	}
@@ -411,18 +421,6 @@ func (r Required) Strict(subject func(forms []string) bool) Required {
 	}
 	return out
 }
-
-// AllWords are the content words of every part.
-func (r Required) AllWords() []string {
-	out := append([]string{}, r.Words...)
-	for _, p := range r.Parts {
-		out = append(out, p.AllWords()...)
-	}
-	return out
-}
-
-// Inflections are the forms a word is compared in (see inflections).
-func Inflections(w string) []string { return inflections(w) }
 
 // labelled is the set of a row's cell labels (lower case) when every cell is written
 // "label: value", else nil.
@@ -434,15 +432,6 @@ func labelled(cells []string) map[string]bool {
 			return nil
 		}
 		out[strings.ToLower(strings.TrimSpace(k))] = true
-	}
-	return out
-}
-
-// AllNames are the names of every part.
-func (r Required) AllNames() []string {
-	out := append([]string{}, r.Names...)
-	for _, p := range r.Parts {
-		out = append(out, p.AllNames()...)
 	}
 	return out
 }

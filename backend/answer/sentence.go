@@ -432,10 +432,9 @@ func symbolic(t string) bool {
 	return letters+other > 0 && float64(letters) < 0.6*float64(letters+other)
 }
 
-// countWords counts the words of letters or digits in s.
 // fieldLine reports whether a short line states a field's value — "Amount due: EUR 1,540.00",
-// "TOTAL DUE £ 2,184.60", "Due date: 15 March 2024": words, then a value with digits, after a
-// colon or at the line's end. Such a line is a statement, however short and unterminated, not a
+// "Due date: 15 March 2024", "Net total 664.75": words, then a value with digits, after a colon
+// or at the line's end. Such a line is a statement, however short and unterminated, not a
 // label standing alone; "Listing 21-11: Spawning a new thread" (its digits are in the label)
 // stays a label.
 func fieldLine(s string) bool {
@@ -454,6 +453,7 @@ func fieldLine(s string) bool {
 	return hasLetter && strings.IndexFunc(label, unicode.IsDigit) < 0 && strings.IndexFunc(value, unicode.IsDigit) >= 0
 }
 
+// countWords counts the words of letters or digits in s.
 func countWords(s string) int {
 	n, in := 0, false
 	for _, r := range s {

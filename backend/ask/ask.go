@@ -133,7 +133,8 @@ func (a *Asker) Answer(ctx context.Context, question string) (*Answer, error) {
 	out := &Answer{Citations: []Citation{}, Facts: []Fact{}, Mode: ModeExtractive, Unsupported: []Unsupported{}}
 	kind := answer.KindOf(question)
 	req := answer.RequiredTerms(question).ForKind(kind)
-	passages, query, err := a.passages(ctx, question, req)
+	term := answer.DefinedTerm(question)
+	passages, query, err := a.passages(ctx, parsed{text: question, kind: kind, req: req, term: term})
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +154,7 @@ func (a *Asker) Answer(ctx context.Context, question string) (*Answer, error) {
 		return nil, err
 	}
 	for _, d := range disagree {
-		out.Notice = joinNotice(out.Notice, "the sources disagree: "+d)
+		out.Notice = JoinNotice(out.Notice, "the sources disagree: "+d)
 	}
 	// Only passages that say all the question requires may answer it; the others are the
 	// closest passages when none does.
@@ -178,7 +179,7 @@ func (a *Asker) Answer(ctx context.Context, question string) (*Answer, error) {
 			opt = *a.Options
 		}
 		opt.Mention = facts.Named
-		opt.Kind, opt.Required, opt.Define = kind, req, answer.DefinedTerm(question)
+		opt.Kind, opt.Required, opt.Define = kind, req, term
 		if kind == answer.KindPerson {
 			if opt.People, err = a.Facts.People(ctx, capitalWords(w.passages)); err != nil {
 				return nil, err
@@ -188,17 +189,17 @@ func (a *Asker) Answer(ctx context.Context, question string) (*Answer, error) {
 		if body, err = w.extractive(ctx, picked); err != nil {
 			return nil, err
 		}
-		if req.HasIdents() {
-			out.Notice = joinNotice(out.Notice, differingValues(opt.Kind, picked, w.passages))
+		if len(req.Flat().Idents) > 0 {
+			out.Notice = JoinNotice(out.Notice, differingValues(opt.Kind, picked, w.passages))
 		}
 	}
 	if all := append(factLines, body...); len(all) == 0 {
-		out.Notice = joinNotice(out.Notice, notFoundNotice(passages, answering))
+		out.Notice = JoinNotice(out.Notice, notFoundNotice(passages, answering))
 		out.Closest = closestPassages(passages)
 	} else {
 		out.Text = render(all)
 		if words := answer.UnknownWords(question, query); len(words) > 0 {
-			out.Notice = joinNotice(out.Notice, "no document holds “"+strings.Join(words, "”, “")+"”: the answer says nothing about it")
+			out.Notice = JoinNotice(out.Notice, "no document holds “"+strings.Join(words, "”, “")+"”: the answer says nothing about it")
 		}
 	}
 	if len(w.list) > 0 { // no citations stay [] on the wire, never null
@@ -233,9 +234,7 @@ func capitalWords(ps []*passage) []string {
 }
 
 // JoinNotice joins two notices ("" is none).
-func JoinNotice(a, b string) string { return joinNotice(a, b) }
-
-func joinNotice(a, b string) string {
+func JoinNotice(a, b string) string {
 	if a == "" || b == "" {
 		return a + b
 	}

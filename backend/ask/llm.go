@@ -143,7 +143,7 @@ func (a *Asker) modelAnswer(ctx context.Context, w *writer, question string, res
 		return nil, ctx.Err()
 	case err != nil:
 		// Not a failure of the ask: the extractive answer stands in, and the notice says so.
-		resp.Notice = joinNotice(resp.Notice, "the local chat model did not answer; this answer is extracted from the passages")
+		resp.Notice = JoinNotice(resp.Notice, "the local chat model did not answer; this answer is extracted from the passages")
 		a.Log.Warn("ask: the chat model failed, answering extractively", "err", err)
 		return nil, nil
 	}
@@ -157,9 +157,9 @@ func (a *Asker) modelAnswer(ctx context.Context, w *writer, question string, res
 		resp.Mode, resp.Model = ModeLLM, a.Chat.Model()
 		return body, nil
 	case out.noAnswer:
-		resp.Notice = joinNotice(resp.Notice, "the local chat model found no answer in the passages; this answer is extracted from them")
+		resp.Notice = JoinNotice(resp.Notice, "the local chat model found no answer in the passages; this answer is extracted from them")
 	default:
-		resp.Notice = joinNotice(resp.Notice, fmt.Sprintf("none of the %d sentences the chat model wrote is borne out by the passages it cites; this answer is extracted from the passages", len(out.unsupported)))
+		resp.Notice = JoinNotice(resp.Notice, fmt.Sprintf("none of the %d sentences the chat model wrote is borne out by the passages it cites; this answer is extracted from the passages", len(out.unsupported)))
 	}
 	return nil, nil
 }

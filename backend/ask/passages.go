@@ -11,6 +11,15 @@ import (
 	"github.com/strata-app/strata/backend/store"
 )
 
+// parsed is a question as the pipeline reads it once: its text, kind, required terms and the
+// term it asks to define (nil when it asks none).
+type parsed struct {
+	text string
+	kind answer.Kind
+	req  answer.Required
+	term []string
+}
+
 // passage is one retrieved passage: a search result's best chunk, or its second best.
 type passage struct {
 	result search.Result
@@ -55,8 +64,8 @@ func passageSubject(p *passage) string {
 // brings two passages; the chat model is sent the best ones only (see askLLM). The query scores
 // sentences with the terms and weights the search ranked by. Each passage notes what of req
 // (the question's required terms) it does not say.
-func (a *Asker) passages(ctx context.Context, question string, req answer.Required) ([]*passage, answer.Query, error) {
-	res, err := a.Search.SearchPassages(ctx, question)
+func (a *Asker) passages(ctx context.Context, q parsed) ([]*passage, answer.Query, error) {
+	res, err := a.Search.SearchPassages(ctx, q.text)
 	if err != nil {
 		return nil, answer.Query{}, err
 	}
@@ -85,19 +94,20 @@ func (a *Asker) passages(ctx context.Context, question string, req answer.Requir
 	for _, d := range docs {
 		byDoc[d.DocumentID] = d
 	}
-	subject, err := a.subjects(ctx, res.Results, req)
+	query := answer.NewQuery(q.text, res.Terms)
+	subject, err := a.subjects(ctx, res.Results, q.req)
 	if err != nil {
 		return nil, answer.Query{}, err
 	}
-	req = req.Strict(subject)
-	if answer.KindOf(question).AsksValue() {
+	req := q.req.Strict(subject)
+	if q.kind.AsksValue() {
 		// A value asked of something the store never names ("the rent for a quarter plot")
 		// is not there, whatever values of its neighbours (full and half plots) are.
 		unknown := map[string]bool{}
-		for _, w := range answer.UnknownWords(question, answer.NewQuery(question, res.Terms)) {
+		for _, w := range answer.UnknownWords(q.text, query) {
 			unknown[w] = true
 		}
-		req = req.Strict(func(forms []string) bool { return len(forms) > 0 && unknown[forms[0]] })
+		req = req.Strict(func(w string) bool { return unknown[w] })
 	}
 	var out []*passage
 	for i, r := range res.Results {
@@ -117,12 +127,12 @@ func (a *Asker) passages(ctx context.Context, question string, req answer.Requir
 	// BPS-2024-0117) is exact where search's words are not (1.9.0 is the words 1, 9 and 0).
 	// An identifier is looked for in the headings first: the section a changelog heads with
 	// "1.9.0 2024-04-04" is 1.9.0's, a mention of it elsewhere is another release's note.
-	if term := answer.DefinedTerm(question); term != nil {
-		if out, err = a.introductions(ctx, out, res.Results, strings.Join(term, " "), false, byDoc); err != nil {
+	if q.term != nil {
+		if out, err = a.introductions(ctx, out, res.Results, strings.Join(q.term, " "), false, byDoc); err != nil {
 			return nil, answer.Query{}, err
 		}
 	}
-	for _, id := range req.AllIdents() {
+	for _, id := range req.Flat().Idents {
 		if out, err = a.introductions(ctx, out, res.Results, id, true, byDoc); err != nil {
 			return nil, answer.Query{}, err
 		}
@@ -130,7 +140,7 @@ func (a *Asker) passages(ctx context.Context, question string, req answer.Requir
 	for _, p := range out {
 		p.missing = req.Missing(passageContext(p))
 	}
-	return out, answer.NewQuery(question, res.Terms), nil
+	return out, query, nil
 }
 
 // maxIntroductions bounds the documents whose first mention of a defined term is read.
@@ -182,10 +192,10 @@ func (a *Asker) introductions(ctx context.Context, out []*passage, results []sea
 const maxSubjectTitles = 2
 
 // subjects finds which of the question's content words name the subject of a document: a word
-// of the title or file name of one of the results' documents, found in those of at most
-// maxSubjectTitles documents of the whole store ("tinyexec" of tinyexec-README.md). It reports
-// whether one of a word's forms is one.
-func (a *Asker) subjects(ctx context.Context, results []search.Result, req answer.Required) (func(forms []string) bool, error) {
+// (or an inflection of it) of the title or file name of one of the results' documents, found
+// in those of at most maxSubjectTitles documents of the whole store ("tinyexec" of
+// tinyexec-README.md). It reports whether a question's word is one.
+func (a *Asker) subjects(ctx context.Context, results []search.Result, req answer.Required) (func(word string) bool, error) {
 	titled := map[string]bool{}
 	for _, r := range results {
 		for _, w := range search.Words(r.Title + " " + strings.TrimSuffix(filepath.Base(r.Path), filepath.Ext(r.Path))) {
@@ -193,28 +203,19 @@ func (a *Asker) subjects(ctx context.Context, results []search.Result, req answe
 		}
 	}
 	named := map[string]bool{}
-	for _, w := range req.AllWords() {
+	for _, w := range req.Flat().Words {
 		for _, f := range answer.Inflections(w) {
-			if !titled[f] || named[f] || len(f) < 3 {
+			if named[w] || !titled[f] || len(f) < 3 {
 				continue
 			}
 			n, err := a.Store.DocumentsTitled(ctx, f, maxSubjectTitles+1)
 			if err != nil {
 				return nil, err
 			}
-			if n > 0 && n <= maxSubjectTitles {
-				named[f] = true
-			}
+			named[w] = n > 0 && n <= maxSubjectTitles
 		}
 	}
-	return func(forms []string) bool {
-		for _, f := range forms {
-			if named[f] {
-				return true
-			}
-		}
-		return false
-	}, nil
+	return func(w string) bool { return named[w] }, nil
 }
 
 // splitPassage splits a chunk's text into sentences: the HTML reader writes each block on a line
