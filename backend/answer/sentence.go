@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/strata-app/strata/backend/heuristics"
 )
 
 // Sentence is one sentence of prose in a text: Text[Start:End] of the text it was split from,
@@ -102,7 +104,7 @@ func unitSentence(text string, b block) (Sentence, bool) {
 	switch b.unit {
 	case UnitRow:
 		cells := 0
-		for _, c := range strings.Split(strings.Trim(strings.TrimSpace(raw), "|"), "|") {
+		for _, c := range heuristics.RowCells(raw) {
 			if countWords(c) > 0 {
 				cells++
 			}

@@ -90,7 +90,7 @@ func nameInRow(text string, lineStart, lineEnd, at int) string {
 			break
 		}
 		if strings.Trim(l, " \t|:-") != "" {
-			if len(RowCells(l)) != len(cells) {
+			if cellCount(l) != len(cells) {
 				break
 			}
 			header = l
@@ -108,15 +108,24 @@ func nameInRow(text string, lineStart, lineEnd, at int) string {
 	return ""
 }
 
-// RowCells are a table row's cells, trimmed. A row written with outer pipes ("| a | b |")
-// loses them; one without ("a | b | ", as the Markdown reader renders a row) keeps its last,
-// empty cell, so the row has as many cells as its header.
-func RowCells(line string) []string {
+// cellCount is len(RowCells(line)) without splitting it: the walk up to a table's header reads
+// every row above an address.
+func cellCount(line string) int { return strings.Count(rowBody(line), "|") + 1 }
+
+// rowBody is a row without its outer pipes, when it is written with them.
+func rowBody(line string) string {
 	line = strings.TrimSpace(line)
 	if rest, ok := strings.CutPrefix(line, "|"); ok {
 		line = strings.TrimSuffix(rest, "|")
 	}
-	cells := strings.Split(line, "|")
+	return line
+}
+
+// RowCells are a table row's cells, trimmed. A row written with outer pipes ("| a | b |")
+// loses them; one without ("a | b | ", as the Markdown reader renders a row) keeps its last,
+// empty cell, so the row has as many cells as its header.
+func RowCells(line string) []string {
+	cells := strings.Split(rowBody(line), "|")
 	for i := range cells {
 		cells[i] = strings.TrimSpace(cells[i])
 	}
@@ -160,9 +169,6 @@ func trailingName(s string) string {
 	}
 	return strings.Join(name, " ")
 }
-
-// NameWord reports whether a word can be part of a personal name (see nameWord).
-func NameWord(w string) bool { return nameWord(w) }
 
 // nameWord reports a word that can be part of a personal name: capitalised letters (with
 // apostrophes and hyphens inside, "O'Brien", "Jean-loup"), or an initial ("J.").
