@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -251,5 +252,103 @@ func TestLinkingStepsAsideForASavedFile(t *testing.T) {
 	}
 	if db.Commits() == before {
 		t.Fatal("nothing was linked")
+	}
+}
+
+// holding is an enrichment whose run writes and then holds its transaction until released
+// (or its context ends): a document whose linking takes long.
+type holding struct {
+	started chan struct{} // one send per run
+	release chan struct{}
+}
+
+func (h *holding) Name() string                   { return "Holding" }
+func (h *holding) Version() string                { return "1" }
+func (h *holding) ReactsTo() []Emission           { return []Emission{DocumentAnalyzed} }
+func (h *holding) Configure(map[string]any) error { return nil }
+func (h *holding) Enrich(ctx context.Context, run *Run) error {
+	if _, err := run.Tx.ExecContext(ctx, `INSERT INTO settings(key, value) VALUES (?, 'x')`, "enriched:"+run.Doc.DocumentID); err != nil {
+		return err
+	}
+	h.started <- struct{}{}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-h.release:
+		return nil
+	}
+}
+
+// TestLinkingGivesUpItsTransactionForASavedFile: a saved file that comes while a transaction
+// of linking runs does not wait for its end: the transaction is rolled back at once (the saved
+// file's write commits while that linking is still unfinished), nothing of it is kept, and the
+// document is linked again afterwards, without a failure on its job.
+func TestLinkingGivesUpItsTransactionForASavedFile(t *testing.T) {
+	db := openStore(t)
+	addDoc(t, db, "a", "a", "analyzed")
+	reg, err := spec.Load(spec.Source{Label: "test", FS: fstest.MapFS{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hold := &holding{started: make(chan struct{}, 4), release: make(chan struct{})}
+	svc, err := newService(reg, []Enrichment{hold}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch := claimEnrich(t, db)
+	var saving atomic.Bool
+	// DocBudget: the document's linking is not stopped for taking long, only for the saved file.
+	h := &JobHandler{Service: svc, DB: db, Now: time.Now, Yield: saving.Load, DocBudget: time.Minute}
+	ctx := context.Background()
+	ran := make(chan map[int64]error, 1)
+	go func() { ran <- h.Run(ctx, batch) }()
+	<-hold.started // linking holds the write lock now
+
+	saving.Store(true) // a saved file is being read: its write must not wait for linking
+	wrote := make(chan error, 1)
+	go func() {
+		wrote <- db.WriteTx(ctx, func(tx *store.Tx) error {
+			_, err := tx.ExecContext(ctx, `INSERT INTO settings(key, value) VALUES ('saved', 'x')`)
+			return err
+		})
+	}()
+	select {
+	case err := <-wrote:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		saving.Store(false)
+		close(hold.release)
+		<-ran
+		<-wrote
+		t.Fatal("the saved file's write waited for linking's transaction")
+	}
+	var n int
+	if err := db.Reader().QueryRowContext(ctx, `SELECT count(*) FROM settings WHERE key = 'enriched:a'`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 {
+		t.Fatal("what the abandoned transaction wrote was kept")
+	}
+
+	saving.Store(false) // the file is read: linking goes on
+	<-hold.started
+	close(hold.release)
+	if failed := <-ran; len(failed) != 0 {
+		t.Fatalf("jobs failed: %v", failed)
+	}
+	if err := db.Reader().QueryRowContext(ctx, `SELECT count(*) FROM settings WHERE key = 'enriched:a'`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 1 {
+		t.Fatalf("the document was not linked after the saved file (%d rows)", n)
+	}
+	var state string
+	if err := db.Reader().QueryRowContext(ctx, `SELECT state FROM jobs WHERE job_id = ?`, batch[0].JobID).Scan(&state); err != nil {
+		t.Fatal(err)
+	}
+	if state != store.JobDone {
+		t.Fatalf("job %s, want %s", state, store.JobDone)
 	}
 }
