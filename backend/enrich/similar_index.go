@@ -28,10 +28,31 @@ type simIndex struct {
 	slot   map[string]int
 	docs   []simEntry
 	vecs   []float32 // slot*dims
-	gen    uint64    // bumped on every applied row: cached neighbour lists are of one gen
-	lists  map[string][]simNeighbour
-	listAt uint64
+	gen    uint64    // bumped on every applied row
+	// lists caches neighbour lists, each exact at the gen it names. A run asks for its
+	// neighbours' lists too (the mutual top-k check); a new note changes one row of the index,
+	// so a list cached before it is brought up to date by comparing with the rows changed since
+	// (changed), not by scanning every document again: one scan per new note instead of six.
+	lists       map[string]simList
+	changed     []int  // the slot each applied row changed, the first at gen changedFrom+1
+	changedFrom uint64 // the gen before changed[0]
+	cached      int    // entries in lists
 }
+
+// simList is a neighbour list exact at gen at.
+type simList struct {
+	at uint64
+	l  []simNeighbour
+}
+
+// Bounds of the neighbour-list cache: the rows remembered for bringing lists up to date (an
+// older list is scanned again), the longest list kept (a folder of near-identical templates
+// has lists of thousands: those are scanned when asked), and the entries kept in all.
+const (
+	simMaxChanged     = 4096
+	simMaxCachedList  = 256
+	simMaxCachedTotal = 1 << 20
+)
 
 type simEntry struct {
 	id       string
@@ -47,7 +68,7 @@ type simNeighbour struct {
 }
 
 func newSimIndex(space string) *simIndex {
-	return &simIndex{space: space, slot: map[string]int{}, lists: map[string][]simNeighbour{}}
+	return &simIndex{space: space, slot: map[string]int{}, lists: map[string]simList{}}
 }
 
 // tail applies the rows written since the watermark. A transaction this copy had tailed
@@ -97,6 +118,12 @@ func (ix *simIndex) apply(v store.DocVector) error {
 	}
 	ix.wm, ix.wmDoc = v.Seq, v.DocumentID
 	ix.gen++
+	ix.changed = append(ix.changed, i)
+	if len(ix.changed) > simMaxChanged {
+		drop := len(ix.changed) / 2
+		ix.changed = append([]int(nil), ix.changed[drop:]...)
+		ix.changedFrom += uint64(drop)
+	}
 	return nil
 }
 
@@ -133,34 +160,90 @@ func (ix *simIndex) scan(v []float32, self string, floor float64) []simNeighbour
 			out = append(out, simNeighbour{doc: e.id, cos: c})
 		}
 	}
-	slices.SortFunc(out, func(a, b simNeighbour) int {
-		if a.cos != b.cos {
-			if a.cos > b.cos {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(a.doc, b.doc)
-	})
+	slices.SortFunc(out, simNeighbourOrder)
 	return out
 }
 
-// neighbours is scan for a document in the index, cached until the index changes (a run asks
-// for the same lists several times: its own, and each neighbour's for the mutual check).
+// neighbours is scan for a document in the index, from the cache when it holds the
+// document's list: as it is when nothing changed since, else brought up to date.
 func (ix *simIndex) neighbours(doc string, floor float64) []simNeighbour {
-	if ix.listAt != ix.gen {
-		ix.lists, ix.listAt = map[string][]simNeighbour{}, ix.gen
-	}
-	if l, ok := ix.lists[doc]; ok {
-		return l
-	}
 	i, ok := ix.slot[doc]
 	if !ok || !ix.docs[i].live {
 		return nil
 	}
+	if c, ok := ix.lists[doc]; ok {
+		if c.at == ix.gen {
+			return c.l
+		}
+		if l, ok := ix.catchUp(i, c, floor); ok {
+			ix.keep(doc, l)
+			return l
+		}
+	}
 	l := ix.scan(ix.vecs[i*ix.dims:(i+1)*ix.dims], doc, floor)
-	ix.lists[doc] = l
+	ix.keep(doc, l)
 	return l
+}
+
+// keep caches doc's list, exact now, within the cache's bounds.
+func (ix *simIndex) keep(doc string, l []simNeighbour) {
+	ix.cached -= len(ix.lists[doc].l)
+	delete(ix.lists, doc)
+	if len(l) > simMaxCachedList {
+		return
+	}
+	if ix.cached+len(l) > simMaxCachedTotal {
+		clear(ix.lists)
+		ix.cached = 0
+	}
+	ix.lists[doc] = simList{at: ix.gen, l: l}
+	ix.cached += len(l)
+}
+
+// catchUp brings the list of the document in slot owner, exact at c.at, to the current gen:
+// the rows changed since leave it and come back with their new cosine if they still reach
+// floor. It gives up (false) when those changes are no longer remembered or include the
+// document's own vector. The result equals a scan: the same cosines, the same order.
+func (ix *simIndex) catchUp(owner int, c simList, floor float64) ([]simNeighbour, bool) {
+	if c.at < ix.changedFrom {
+		return nil, false
+	}
+	since := ix.changed[c.at-ix.changedFrom:]
+	moved := make(map[string]int, len(since))
+	for _, s := range since {
+		if s == owner {
+			return nil, false
+		}
+		moved[ix.docs[s].id] = s
+	}
+	v := ix.vecs[owner*ix.dims : (owner+1)*ix.dims]
+	out := make([]simNeighbour, 0, len(c.l)+len(moved))
+	for _, n := range c.l {
+		if _, ok := moved[n.doc]; !ok {
+			out = append(out, n)
+		}
+	}
+	for id, s := range moved {
+		if !ix.docs[s].live {
+			continue
+		}
+		if cos := float64(simDot(v, ix.vecs[s*ix.dims:(s+1)*ix.dims])); cos >= floor {
+			out = append(out, simNeighbour{doc: id, cos: cos})
+		}
+	}
+	slices.SortFunc(out, simNeighbourOrder)
+	return out, true
+}
+
+// simNeighbourOrder is best first, ties by document ID.
+func simNeighbourOrder(a, b simNeighbour) int {
+	if a.cos != b.cos {
+		if a.cos > b.cos {
+			return -1
+		}
+		return 1
+	}
+	return strings.Compare(a.doc, b.doc)
 }
 
 // simDot is the dot product of two vectors of equal length, in four lanes (the same order of

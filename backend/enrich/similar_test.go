@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -151,5 +152,75 @@ func TestBestPairOfLongDocumentsFindsTheSharedPassage(t *testing.T) {
 	small := doc("s", 10, 7)
 	if got := bestPairCandidates(small, small[:5]); len(got) != 10 {
 		t.Fatalf("small documents are compared whole: got %d of 10", len(got))
+	}
+}
+
+// TestSimilarNeighbourListsStayExact: a neighbour list served from the cache and brought up to
+// date with the rows changed since (documents added, moved, removed) is exactly what a scan of
+// the whole index gives, cosines and order alike; so is one whose changes are too many to
+// remember, or that include its own document.
+func TestSimilarNeighbourListsStayExact(t *testing.T) {
+	const dims, floor = 8, 0.3
+	rng := rand.New(rand.NewSource(7))
+	vec := func() []float32 {
+		v := make([]float32, dims)
+		var n float64
+		for i := range v {
+			v[i] = float32(rng.NormFloat64())
+			n += float64(v[i] * v[i])
+		}
+		for i := range v {
+			v[i] /= float32(math.Sqrt(n))
+		}
+		return v
+	}
+	ix := newSimIndex("s")
+	seq := int64(0)
+	put := func(doc string, v []float32) {
+		seq++
+		if err := ix.apply(store.DocVector{Seq: seq, Space: "s", DocumentID: doc, Vector: v}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 200 {
+		put(fmt.Sprintf("d%03d", i), vec())
+	}
+	served, caughtUp := 0, 0
+	for round := range 300 {
+		// Lists are asked for (and cached), then the index changes, then they are asked again.
+		for k := range 5 {
+			doc := fmt.Sprintf("d%03d", rng.Intn(220))
+			before := ix.lists[doc].at
+			got := ix.neighbours(doc, floor)
+			i, ok := ix.slot[doc]
+			var want []simNeighbour
+			if ok && ix.docs[i].live {
+				want = ix.scan(ix.vecs[i*dims:(i+1)*dims], doc, floor)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("round %d, ask %d: %s's list %v, a scan gives %v", round, k, doc, got, want)
+			}
+			if got != nil {
+				served++
+				if before != 0 && before != ix.gen {
+					caughtUp++
+				}
+			}
+		}
+		switch n := rng.Intn(10); {
+		case n < 5:
+			put(fmt.Sprintf("d%03d", 200+rng.Intn(20)), vec()) // new or moved
+		case n < 8:
+			put(fmt.Sprintf("d%03d", rng.Intn(200)), vec())
+		case n < 9:
+			put(fmt.Sprintf("d%03d", rng.Intn(220)), nil) // removed
+		default:
+			for range simMaxChanged + 1 { // more changes than are remembered
+				put(fmt.Sprintf("d%03d", rng.Intn(220)), vec())
+			}
+		}
+	}
+	if caughtUp < 100 {
+		t.Fatalf("only %d of %d lists were brought up to date from the cache: the test does not test that", caughtUp, served)
 	}
 }
