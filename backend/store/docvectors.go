@@ -20,7 +20,7 @@ type DocVector struct {
 
 // DocVectorsSince calls fn for every row of space with seq > after, in seq order.
 func DocVectorsSince(ctx context.Context, q Q, space string, after int64, fn func(DocVector) error) error {
-	rows, err := q.QueryContext(ctx, `SELECT seq, document_id, vector, shingles FROM doc_vectors WHERE space = ? AND seq > ? ORDER BY seq`, space, after)
+	rows, err := q.QueryContext(ctx, docVectorsSinceSQL, space, after)
 	if err != nil {
 		return fmt.Errorf("read document vectors: %w", err)
 	}

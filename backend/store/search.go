@@ -199,7 +199,7 @@ func HitsByRowID(ctx context.Context, q Q, rowids []int64, f SearchFilter) (map[
 // vectors its own way decodes them where it keeps them, without the two copies per vector of
 // EmbeddingsSince (scan, decode), 200 MB of garbage in a 100k-vector rebuild.
 func VectorBlobsSince(ctx context.Context, q Q, space string, after int64, fn func(seq, chunkRowID int64, vec []byte) error) error {
-	rows, err := q.QueryContext(ctx, `SELECT seq, chunk_rowid, vector FROM embeddings WHERE space = ? AND seq > ? ORDER BY seq`, space, after)
+	rows, err := q.QueryContext(ctx, embeddingsSinceSQL, space, after)
 	if err != nil {
 		return fmt.Errorf("read embeddings: %w", err)
 	}
