@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/fstest"
@@ -301,8 +302,19 @@ func TestLinkingGivesUpItsTransactionForASavedFile(t *testing.T) {
 	h := &JobHandler{Service: svc, DB: db, Now: time.Now, Yield: saving.Load, DocBudget: time.Minute}
 	ctx := context.Background()
 	ran := make(chan map[int64]error, 1)
+	var release sync.Once
+	free := func() { release.Do(func() { close(hold.release) }) }
+	var result map[int64]error
+	finished := false
+	wait := func() map[int64]error {
+		if !finished {
+			result, finished = <-ran, true
+		}
+		return result
+	}
 	go func() { ran <- h.Run(ctx, batch) }()
-	<-hold.started // linking holds the write lock now
+	t.Cleanup(func() { saving.Store(false); free(); wait() }) // a failed check leaves no linking running
+	<-hold.started                                            // linking holds the write lock now
 
 	saving.Store(true) // a saved file is being read: its write must not wait for linking
 	wrote := make(chan error, 1)
@@ -319,8 +331,8 @@ func TestLinkingGivesUpItsTransactionForASavedFile(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		saving.Store(false)
-		close(hold.release)
-		<-ran
+		free()
+		wait()
 		<-wrote
 		t.Fatal("the saved file's write waited for linking's transaction")
 	}
@@ -334,8 +346,8 @@ func TestLinkingGivesUpItsTransactionForASavedFile(t *testing.T) {
 
 	saving.Store(false) // the file is read: linking goes on
 	<-hold.started
-	close(hold.release)
-	if failed := <-ran; len(failed) != 0 {
+	free()
+	if failed := wait(); len(failed) != 0 {
 		t.Fatalf("jobs failed: %v", failed)
 	}
 	if err := db.Reader().QueryRowContext(ctx, `SELECT count(*) FROM settings WHERE key = 'enriched:a'`).Scan(&n); err != nil {

@@ -193,6 +193,19 @@ type simRun struct {
 	docs map[string]store.Document
 }
 
+// tail brings ix up to date in tx. After a rollback the seqs it had seen are handed out again,
+// so what is kept by (document, seq) — pair relations, shingle sets, evidence chunks — may be
+// of content that is gone: it is dropped.
+func (x *EmbeddingSimilarity) tail(ctx context.Context, ix *simIndex, tx store.Q) error {
+	rolledBack, err := ix.tail(ctx, tx)
+	if rolledBack {
+		x.rels = map[simPairKey]simRel{}
+		x.shingles = newSimShingleCache(x.shingles.budget)
+		x.chunkCache = nil
+	}
+	return err
+}
+
 // Enrich implements Enrichment.
 func (x *EmbeddingSimilarity) Enrich(ctx context.Context, run *Run) error {
 	x.mu.Lock()
@@ -226,7 +239,7 @@ func (x *EmbeddingSimilarity) Enrich(ctx context.Context, run *Run) error {
 		x.indexes[run.Space] = ix
 	}
 	r.ix = ix
-	if err := ix.tail(ctx, run.Tx); err != nil {
+	if err := x.tail(ctx, ix, run.Tx); err != nil {
 		return err
 	}
 	var vec []float32
@@ -270,7 +283,7 @@ func (x *EmbeddingSimilarity) Enrich(ctx context.Context, run *Run) error {
 		return err
 	}
 	if wrote {
-		if err := ix.tail(ctx, run.Tx); err != nil {
+		if err := x.tail(ctx, ix, run.Tx); err != nil {
 			return err
 		}
 	}

@@ -60,7 +60,8 @@ func TestSimilarQuoteAndMean(t *testing.T) {
 }
 
 // TestSimilarIndexTails: the in-memory copy follows doc_vectors by seq, sees tombstones, and
-// is rebuilt when a transaction it had tailed was rolled back (the seqs it saw are reused).
+// when a transaction it had tailed was rolled back (the seqs it saw are reused) it says so and
+// puts back what that transaction had changed: a new document leaves, a moved one returns.
 func TestSimilarIndexTails(t *testing.T) {
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "s.db"))
@@ -79,7 +80,8 @@ func TestSimilarIndexTails(t *testing.T) {
 	if err := db.WriteTx(ctx, func(tx *store.Tx) error {
 		put(tx, "a", []float32{1, 0})
 		put(tx, "b", []float32{0, 1})
-		return ix.tail(ctx, tx)
+		_, err := ix.tail(ctx, tx)
+		return err
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +92,8 @@ func TestSimilarIndexTails(t *testing.T) {
 	boom := errors.New("boom")
 	if err := db.WriteTx(ctx, func(tx *store.Tx) error {
 		put(tx, "ghost", []float32{1, 0})
-		if err := ix.tail(ctx, tx); err != nil {
+		put(tx, "a", []float32{0, 1}) // a moves, in the same transaction
+		if _, err := ix.tail(ctx, tx); err != nil {
 			return err
 		}
 		return boom
@@ -100,16 +103,30 @@ func TestSimilarIndexTails(t *testing.T) {
 	if err := db.WriteTx(ctx, func(tx *store.Tx) error {
 		put(tx, "c", []float32{0.6, 0.8}) // reuses the rolled-back seq
 		put(tx, "b", nil)                 // b leaves
-		return ix.tail(ctx, tx)
+		rolledBack, err := ix.tail(ctx, tx)
+		if !rolledBack && err == nil {
+			t.Error("the rollback was not reported")
+		}
+		return err
 	}); err != nil {
 		t.Fatal(err)
 	}
 	var docs []string
 	for _, n := range ix.scan([]float32{1, 0}, "", -1) {
-		docs = append(docs, n.doc)
+		docs = append(docs, fmt.Sprintf("%s %.1f", n.doc, n.cos))
 	}
-	if strings.Join(docs, ",") != "a,c" {
-		t.Fatalf("the copy must hold exactly what the table holds (a, c), not %v", docs)
+	if strings.Join(docs, ",") != "a 1.0,c 0.6" {
+		t.Fatalf("the copy must hold exactly what the table holds (a at 1,0 and c), not %v", docs)
+	}
+	// The same, checked against a copy read whole from the table.
+	fresh := newSimIndex(space)
+	if err := db.WriteTx(ctx, func(tx *store.Tx) error { _, err := fresh.tail(ctx, tx); return err }); err != nil {
+		t.Fatal(err)
+	}
+	for _, doc := range []string{"a", "b", "c", "ghost"} {
+		if !slices.Equal(ix.vector(doc), fresh.vector(doc)) {
+			t.Errorf("%s: the reverted copy has %v, the table %v", doc, ix.vector(doc), fresh.vector(doc))
+		}
 	}
 }
 
@@ -222,5 +239,57 @@ func TestSimilarNeighbourListsStayExact(t *testing.T) {
 	}
 	if caughtUp < 100 {
 		t.Fatalf("only %d of %d lists were brought up to date from the cache: the test does not test that", caughtUp, served)
+	}
+}
+
+// TestSimilarForgetsWhatARollbackTookAway: after a rollback the seqs it took are handed out
+// again, so the pair relations, shingle sets and evidence chunks kept by (document, seq) may
+// describe content that is gone: they are dropped, and a later run works them out again.
+func TestSimilarForgetsWhatARollbackTookAway(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "s.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	x := &EmbeddingSimilarity{}
+	if err := x.Configure(nil); err != nil {
+		t.Fatal(err)
+	}
+	const space = "static/test/2"
+	ix := newSimIndex(space)
+	write := func(fail bool) error {
+		return db.WriteTx(ctx, func(tx *store.Tx) error {
+			if _, err := store.PutDocVector(ctx, tx, space, "x", []float32{1, 0}, 10); err != nil {
+				return err
+			}
+			if err := x.tail(ctx, ix, tx); err != nil {
+				return err
+			}
+			// What a run keeps of x at this seq.
+			e, _ := ix.entry("x")
+			x.rels[simPairKey{a: "b", b: "x", seqA: 1, seqB: e.seq}] = simRel{kind: simDuplicate}
+			x.shingles.put("x", e.seq, []uint64{1, 2, 3})
+			x.chunkCache = append(x.chunkCache, simChunks{doc: "x", seq: e.seq})
+			if fail {
+				return errors.New("preempted")
+			}
+			return nil
+		})
+	}
+	if err := write(true); err == nil {
+		t.Fatal("the transaction was meant to fail")
+	}
+	err = db.WriteTx(ctx, func(tx *store.Tx) error {
+		if _, err := store.PutDocVector(ctx, tx, space, "y", []float32{0, 1}, 10); err != nil { // takes x's seq
+			return err
+		}
+		return x.tail(ctx, ix, tx)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(x.rels) != 0 || len(x.chunkCache) != 0 || len(x.shingles.sets) != 0 {
+		t.Fatalf("kept after the rollback: %d relations, %d evidence documents, %d shingle sets", len(x.rels), len(x.chunkCache), len(x.shingles.sets))
 	}
 }

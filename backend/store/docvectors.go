@@ -41,6 +41,24 @@ func DocVectorsSince(ctx context.Context, q Q, space string, after int64, fn fun
 	return rows.Err()
 }
 
+// DocVectorOf is a document's current row in a space (ok false: it has none).
+func DocVectorOf(ctx context.Context, q Q, space, documentID string) (v DocVector, ok bool, err error) {
+	v = DocVector{Space: space, DocumentID: documentID}
+	var blob []byte
+	err = q.QueryRowContext(ctx, `SELECT seq, vector, shingles FROM doc_vectors WHERE space = ? AND document_id = ?`, space, documentID).
+		Scan(&v.Seq, &blob, &v.Shingles)
+	if errors.Is(err, sql.ErrNoRows) {
+		return v, false, nil
+	}
+	if err != nil {
+		return v, false, fmt.Errorf("read the document vector of %s: %w", documentID, err)
+	}
+	if blob != nil {
+		v.Vector = DecodeVector(blob)
+	}
+	return v, true, nil
+}
+
 // DocVectorSeq is the document at seq (ok false: no row has it) and the largest seq of the
 // table: what an in-memory copy checks its watermark against, to notice a transaction it had
 // tailed being rolled back (the seqs it saw are then gone or reused).
