@@ -74,8 +74,9 @@ func InsertEmbeddings(ctx context.Context, q Q, space string, list []Embedding) 
 // The streams of vectors since a seq read the table by rowid (seq): "+space" keeps the planner
 // off the (space, …) unique index, through which every row was looked up in the table and then
 // sorted by seq in a temporary B-tree (a search's first load of a 5,000-note store's vectors
-// took 0.5 s, two thirds of it there; 0.33 s by rowid). A store holds one space but briefly, so
-// the rows of another are few to skip.
+// took 0.5 s, two thirds of it there; 0.33 s by rowid). A store with Ollama keeps two spaces,
+// interleaved: the scan then also passes the other space's rows (measured with one space only;
+// an index on (space) would read only the asked space's, in seq order, at a migration's cost).
 const (
 	embeddingsSinceSQL = `SELECT seq, chunk_rowid, vector FROM embeddings WHERE +space = ? AND seq > ? ORDER BY seq`
 	docVectorsSinceSQL = `SELECT seq, document_id, vector, shingles FROM doc_vectors WHERE +space = ? AND seq > ? ORDER BY seq`
