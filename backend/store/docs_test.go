@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"strings"
 	"testing"
 )
@@ -13,7 +12,6 @@ import (
 // fails here.
 func TestDocumentSortsUseIndexes(t *testing.T) {
 	db := openTest(t)
-	ctx := context.Background()
 	filters := []DocumentFilter{{}, {Status: "failed"}, {DocType: "invoice"}, {DocType: "other"}, {PathPrefix: "/home/ada/"},
 		{Status: "analyzed", DocType: "invoice", PathPrefix: "/home/ada/"}}
 	for name, s := range documentSorts {
@@ -24,21 +22,7 @@ func TestDocumentSortsUseIndexes(t *testing.T) {
 			for _, desc := range []bool{false, true} {
 				f.Sort, f.Desc, f.Limit, f.Offset = name, desc, 100, 500
 				page, args := documentPage(f)
-				rows, err := db.Reader().QueryContext(ctx, "EXPLAIN QUERY PLAN "+page, args...)
-				if err != nil {
-					t.Fatalf("%s %+v: %v", name, f, err)
-				}
-				var plan []string
-				for rows.Next() {
-					var id, parent, unused int
-					var detail string
-					if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-						t.Fatal(err)
-					}
-					plan = append(plan, detail)
-				}
-				rows.Close()
-				p := strings.Join(plan, "; ")
+				p := queryPlan(t, db, page, args...)
 				if !strings.Contains(p, "USING INDEX "+s.index) || strings.Contains(p, "TEMP B-TREE") {
 					t.Errorf("%s desc=%v %+v: plan %q, want a walk of %s without a sort", name, desc, f, p, s.index)
 				}

@@ -16,23 +16,28 @@ func TestVectorStreamsReadByRowid(t *testing.T) {
 	}
 	defer db.Close()
 	for _, q := range []string{embeddingsSinceSQL, docVectorsSinceSQL} {
-		rows, err := db.Reader().QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+q, "s", 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var plan []string
-		for rows.Next() {
-			var id, parent, unused int
-			var detail string
-			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-				t.Fatal(err)
-			}
-			plan = append(plan, detail)
-		}
-		rows.Close()
-		p := strings.Join(plan, "; ")
-		if !strings.Contains(p, "INTEGER PRIMARY KEY") || strings.Contains(p, "TEMP B-TREE") {
+		if p := queryPlan(t, db, q, "s", 0); !strings.Contains(p, "INTEGER PRIMARY KEY") || strings.Contains(p, "TEMP B-TREE") {
 			t.Errorf("%s\nplan: %s", q, p)
 		}
 	}
+}
+
+// queryPlan is SQLite's plan for q, its steps joined by "; ".
+func queryPlan(t *testing.T, db *DB, q string, args ...any) string {
+	t.Helper()
+	rows, err := db.Reader().QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+q, args...)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	return strings.Join(plan, "; ")
 }
