@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/strata-app/strata/backend/search"
 	"github.com/strata-app/strata/backend/store"
@@ -213,22 +215,41 @@ func (ix *simIndex) entry(doc string) (simEntry, bool) {
 // scan lists the live documents other than self whose cosine with v is at least floor,
 // best first, ties by document ID.
 func (ix *simIndex) scan(v []float32, self string, floor float64) []simNeighbour {
-	var out []simNeighbour
 	if len(v) != ix.dims {
 		return nil
 	}
-	for i, e := range ix.docs {
-		if !e.live || e.id == self {
-			continue
-		}
-		c := float64(simDot(v, ix.vecs[i*ix.dims:(i+1)*ix.dims]))
-		if c >= floor {
-			out = append(out, simNeighbour{doc: e.id, cos: c})
-		}
+	// A large index is compared in parts, side by side: a new note's linking in a store of
+	// 20k documents scans it up to six times (its own list, its neighbours' for the mutual
+	// check) while a reader may wait for its transaction. The parts' matches are joined and
+	// sorted: the same list as one pass, whatever finished first.
+	parts := 1
+	if len(ix.docs) >= simParallelScan {
+		parts = min(runtime.GOMAXPROCS(0), len(ix.docs)/(simParallelScan/2))
 	}
+	found := make([][]simNeighbour, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		lo, hi := p*len(ix.docs)/parts, (p+1)*len(ix.docs)/parts
+		wg.Go(func() {
+			for i := lo; i < hi; i++ {
+				e := ix.docs[i]
+				if !e.live || e.id == self {
+					continue
+				}
+				if c := float64(simDot(v, ix.vecs[i*ix.dims:(i+1)*ix.dims])); c >= floor {
+					found[p] = append(found[p], simNeighbour{doc: e.id, cos: c})
+				}
+			}
+		})
+	}
+	wg.Wait()
+	out := slices.Concat(found...)
 	slices.SortFunc(out, simNeighbourOrder)
 	return out
 }
+
+// simParallelScan is the index size from which a scan is split between the cores.
+const simParallelScan = 4096
 
 // neighbours is scan for a document in the index, from the cache when it holds the
 // document's list: as it is when nothing changed since, else brought up to date.

@@ -293,3 +293,30 @@ func TestSimilarForgetsWhatARollbackTookAway(t *testing.T) {
 		t.Fatalf("kept after the rollback: %d relations, %d evidence documents, %d shingle sets", len(x.rels), len(x.chunkCache), len(x.shingles.sets))
 	}
 }
+
+// TestSimilarScanInPartsIsOnePass: a large index is scanned in parts side by side; the list is
+// the one a single pass gives, in the same order (ties by document ID).
+func TestSimilarScanInPartsIsOnePass(t *testing.T) {
+	const dims = 4
+	rng := rand.New(rand.NewSource(3))
+	ix := newSimIndex("s")
+	n := simParallelScan*2 + 17
+	for i := range n {
+		v := []float32{float32(rng.Intn(3)), float32(rng.Intn(3)), 1, 0} // many equal cosines: ties
+		if err := ix.apply(store.DocVector{Seq: int64(i + 1), DocumentID: fmt.Sprintf("d%05d", n-i), Vector: v}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	q := []float32{1, 1, 1, 0}
+	var want []simNeighbour
+	for i, e := range ix.docs {
+		if c := float64(simDot(q, ix.vecs[i*dims:(i+1)*dims])); c >= 2 && e.id != "d00001" {
+			want = append(want, simNeighbour{doc: e.id, cos: c})
+		}
+	}
+	slices.SortFunc(want, simNeighbourOrder)
+	got := ix.scan(q, "d00001", 2)
+	if len(want) < 1000 || !slices.Equal(got, want) {
+		t.Fatalf("%d neighbours from the parts, %d from one pass (first %v / %v)", len(got), len(want), got[:min(3, len(got))], want[:min(3, len(want))])
+	}
+}
