@@ -41,10 +41,9 @@ type simIndex struct {
 	cached      int    // entries in lists
 
 	// The transaction last tailed in, the watermark before its own rows, and the documents
-	// whose rows were applied since (its own, not committed yet): when it is rolled back (a
-	// saved file preempts linking, a job fails inside its savepoint), those are put back as
-	// the table has them, instead of the whole copy being read again (a second per 20k
-	// documents, inside the next transaction).
+	// whose rows it applied as its own (see tail): those are read back as the table has them
+	// when the next transaction begins or a rollback shows, instead of the whole copy being read
+	// again (a second per 20k documents, inside the next transaction).
 	tx          store.Q
 	txFrom      int64
 	txFromDoc   string
@@ -87,48 +86,63 @@ func newSimIndex(space string) *simIndex {
 	return &simIndex{space: space, slot: map[string]int{}, lists: map[string]simList{}}
 }
 
-// tail applies the rows written since the watermark, inside q, the caller's transaction. A
-// transaction this copy had tailed that was rolled back takes its seqs with it (the watermark
-// is then past the table's end, or its seq now names another document): the rows applied since
-// that transaction began are put back as the table has them (revert). It reports such a
-// rollback: what a caller keeps by (document, seq) may then describe content that is gone, the
-// seq being handed out again.
+// tail applies the rows written since the watermark, inside q, the caller's transaction (the
+// same *store.Tx for the whole transaction). The rows a transaction applied after its first
+// catch-up are its own (sinceTxFrom): whether it committed is not known here, so when the next
+// transaction begins they are read again as the table has them, and the watermark goes back to
+// before them (another process may have been handed their seqs after a rollback). Within a
+// transaction a rollback (a job's savepoint) shows as the watermark's row gone or naming another
+// document or space: its own rows are read again the same way, or, when it has none, the copy
+// starts over. tail reports such a rollback: what a caller keeps by (document, seq) may then
+// describe content that is gone, the seq being handed out again.
 func (ix *simIndex) tail(ctx context.Context, q store.Q) (rolledBack bool, err error) {
+	first := q != ix.tx
+	if ix.loaded && first && len(ix.sinceTxFrom) > 0 {
+		if err := ix.revert(ctx, q); err != nil {
+			return false, err
+		}
+	}
 	if ix.loaded && ix.wm > 0 {
-		doc, ok, maxSeq, err := store.DocVectorSeq(ctx, q, ix.wm)
+		doc, space, ok, maxSeq, err := store.DocVectorSeq(ctx, q, ix.wm)
 		if err != nil {
 			return false, err
 		}
-		if maxSeq < ix.wm || (ok && doc != ix.wmDoc) {
+		if maxSeq < ix.wm || (ok && (doc != ix.wmDoc || space != ix.space)) {
 			rolledBack = true
-			if err := ix.revert(ctx, q); err != nil {
+			if len(ix.sinceTxFrom) == 0 || first {
+				*ix = *newSimIndex(ix.space) // nothing of its own to put back: read again whole
+				first = true
+			} else if err := ix.revert(ctx, q); err != nil {
 				return true, err
 			}
 		}
 	}
-	if q != ix.tx {
-		// A new transaction: what was applied before it is committed (or was put back above).
-		// What is applied from here on may be its own, until the next one begins.
+	ix.loaded = true
+	err = store.DocVectorsSince(ctx, q, ix.space, ix.wm, func(v store.DocVector) error {
+		return ix.apply(v, !first)
+	})
+	if err != nil {
+		return rolledBack, err
+	}
+	if first {
+		// What the first catch-up of a transaction read was committed by others: the
+		// transaction's own rows come after it.
 		ix.tx, ix.txFrom, ix.txFromDoc, ix.sinceTxFrom = q, ix.wm, ix.wmDoc, nil
 	}
-	ix.loaded = true
-	return rolledBack, store.DocVectorsSince(ctx, q, ix.space, ix.wm, func(v store.DocVector) error {
-		return ix.apply(v)
-	})
+	return rolledBack, nil
 }
 
-// revert puts back the documents applied since the current transaction began as the table
-// has them now (a document whose only row was rolled back is left out) and moves the
-// watermark back to before them, or starts the copy over when there are too many.
+// revert reads again, as the table has them now, the documents the current (or last)
+// transaction applied as its own (a document whose only row was rolled back is left out) and
+// moves the watermark back to before them; or starts the copy over when there are too many.
+// The list is kept until every document is read back: an interrupted revert is done again.
 func (ix *simIndex) revert(ctx context.Context, q store.Q) error {
-	if ix.tx == nil || len(ix.sinceTxFrom) > simMaxRevert {
+	if len(ix.sinceTxFrom) > simMaxRevert {
 		*ix = *newSimIndex(ix.space)
 		return nil
 	}
-	docs := ix.sinceTxFrom
-	ix.sinceTxFrom = nil
 	seen := map[string]bool{}
-	for _, doc := range docs {
+	for _, doc := range ix.sinceTxFrom {
 		if seen[doc] {
 			continue
 		}
@@ -144,17 +158,21 @@ func (ix *simIndex) revert(ctx context.Context, q store.Q) error {
 			return err
 		}
 	}
+	ix.sinceTxFrom = nil
 	ix.wm, ix.wmDoc = ix.txFrom, ix.txFromDoc
 	return nil
 }
 
-// apply takes a row read from the table: the document's entry and the watermark move to it.
-func (ix *simIndex) apply(v store.DocVector) error {
+// apply takes a row read from the table: the document's entry and the watermark move to it;
+// own, it is the current transaction's (see tail).
+func (ix *simIndex) apply(v store.DocVector, own bool) error {
 	if err := ix.put(v); err != nil {
 		return err
 	}
 	ix.wm, ix.wmDoc = v.Seq, v.DocumentID
-	ix.sinceTxFrom = append(ix.sinceTxFrom, v.DocumentID)
+	if own {
+		ix.sinceTxFrom = append(ix.sinceTxFrom, v.DocumentID)
+	}
 	return nil
 }
 
@@ -227,22 +245,28 @@ func (ix *simIndex) scan(v []float32, self string, floor float64) []simNeighbour
 		parts = min(runtime.GOMAXPROCS(0), len(ix.docs)/(simParallelScan/2))
 	}
 	found := make([][]simNeighbour, parts)
-	var wg sync.WaitGroup
-	for p := range parts {
-		lo, hi := p*len(ix.docs)/parts, (p+1)*len(ix.docs)/parts
-		wg.Go(func() {
-			for i := lo; i < hi; i++ {
-				e := ix.docs[i]
-				if !e.live || e.id == self {
-					continue
-				}
-				if c := float64(simDot(v, ix.vecs[i*ix.dims:(i+1)*ix.dims])); c >= floor {
-					found[p] = append(found[p], simNeighbour{doc: e.id, cos: c})
-				}
+	part := func(p int) {
+		var mine []simNeighbour
+		for i := p * len(ix.docs) / parts; i < (p+1)*len(ix.docs)/parts; i++ {
+			e := ix.docs[i]
+			if !e.live || e.id == self {
+				continue
 			}
-		})
+			if c := float64(simDot(v, ix.vecs[i*ix.dims:(i+1)*ix.dims])); c >= floor {
+				mine = append(mine, simNeighbour{doc: e.id, cos: c})
+			}
+		}
+		found[p] = mine
 	}
-	wg.Wait()
+	if parts == 1 {
+		part(0)
+	} else {
+		var wg sync.WaitGroup
+		for p := range parts {
+			wg.Go(func() { part(p) })
+		}
+		wg.Wait()
+	}
 	out := slices.Concat(found...)
 	slices.SortFunc(out, simNeighbourOrder)
 	return out
@@ -319,7 +343,7 @@ func (ix *simIndex) catchUp(owner int, c simList, floor float64) ([]simNeighbour
 		}
 	}
 	slices.SortFunc(out, simNeighbourOrder)
-	return slices.Clip(slices.Clone(out)), true // kept: no spare capacity the cache does not count
+	return slices.Clone(out), true // kept: no spare capacity the cache does not count
 }
 
 // simNeighbourOrder is best first, ties by document ID.

@@ -195,7 +195,7 @@ func TestSimilarNeighbourListsStayExact(t *testing.T) {
 	seq := int64(0)
 	put := func(doc string, v []float32) {
 		seq++
-		if err := ix.apply(store.DocVector{Seq: seq, Space: "s", DocumentID: doc, Vector: v}); err != nil {
+		if err := ix.apply(store.DocVector{Seq: seq, Space: "s", DocumentID: doc, Vector: v}, false); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -303,7 +303,7 @@ func TestSimilarScanInPartsIsOnePass(t *testing.T) {
 	n := simParallelScan*2 + 17
 	for i := range n {
 		v := []float32{float32(rng.Intn(3)), float32(rng.Intn(3)), 1, 0} // many equal cosines: ties
-		if err := ix.apply(store.DocVector{Seq: int64(i + 1), DocumentID: fmt.Sprintf("d%05d", n-i), Vector: v}); err != nil {
+		if err := ix.apply(store.DocVector{Seq: int64(i + 1), DocumentID: fmt.Sprintf("d%05d", n-i), Vector: v}, false); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -318,5 +318,80 @@ func TestSimilarScanInPartsIsOnePass(t *testing.T) {
 	got := ix.scan(q, "d00001", 2)
 	if len(want) < 1000 || !slices.Equal(got, want) {
 		t.Fatalf("%d neighbours from the parts, %d from one pass (first %v / %v)", len(got), len(want), got[:min(3, len(got))], want[:min(3, len(want))])
+	}
+}
+
+// TestSimilarIndexAfterAnotherProcessTookTheSeqs: our transaction writes and is rolled back;
+// another process is then handed the same seqs, and rewrites one of its documents (its row at
+// our old watermark is gone, the table's end is past it: nothing shows a rollback). The copy
+// still ends as the table is, because a transaction's own rows are read back when the next
+// begins; so it does when reading them back is interrupted once.
+func TestSimilarIndexAfterAnotherProcessTookTheSeqs(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "s.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	const space = "static/test/2"
+	ix := newSimIndex(space)
+	put := func(tx store.Q, doc string, v []float32) {
+		t.Helper()
+		if _, err := store.PutDocVector(ctx, tx, space, doc, v, 10); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tail := func(fn func(tx *store.Tx)) error {
+		return db.WriteTx(ctx, func(tx *store.Tx) error {
+			if _, err := ix.tail(ctx, tx); err != nil {
+				return err
+			}
+			fn(tx)
+			_, err := ix.tail(ctx, tx)
+			return err
+		})
+	}
+	if err := tail(func(tx *store.Tx) { put(tx, "a", []float32{1, 0}) }); err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("preempted")
+	err = db.WriteTx(ctx, func(tx *store.Tx) error {
+		if _, err := ix.tail(ctx, tx); err != nil {
+			return err
+		}
+		put(tx, "b", []float32{0, 1})
+		put(tx, "d", []float32{0.6, 0.8})
+		if _, err := ix.tail(ctx, tx); err != nil {
+			return err
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatal(err)
+	}
+	// Another process, not tailing: x and y take the seqs b and d had, then y moves.
+	if err := db.WriteTx(ctx, func(tx *store.Tx) error {
+		put(tx, "x", []float32{1, 0})
+		put(tx, "y", []float32{0, 1})
+		put(tx, "y", []float32{0.8, 0.6})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// Our next transaction: its first read back is interrupted (a saved file preempts it).
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	_ = db.WriteTx(ctx, func(tx *store.Tx) error { _, err := ix.tail(cancelled, tx); return err })
+	if err := tail(func(*store.Tx) {}); err != nil {
+		t.Fatal(err)
+	}
+	fresh := newSimIndex(space)
+	if err := db.WriteTx(ctx, func(tx *store.Tx) error { _, err := fresh.tail(ctx, tx); return err }); err != nil {
+		t.Fatal(err)
+	}
+	for _, doc := range []string{"a", "b", "d", "x", "y"} {
+		if !slices.Equal(ix.vector(doc), fresh.vector(doc)) {
+			t.Errorf("%s: the copy has %v, the table %v", doc, ix.vector(doc), fresh.vector(doc))
+		}
 	}
 }

@@ -59,21 +59,21 @@ func DocVectorOf(ctx context.Context, q Q, space, documentID string) (v DocVecto
 	return v, true, nil
 }
 
-// DocVectorSeq is the document at seq (ok false: no row has it) and the largest seq of the
-// table: what an in-memory copy checks its watermark against, to notice a transaction it had
-// tailed being rolled back (the seqs it saw are then gone or reused).
-func DocVectorSeq(ctx context.Context, q Q, seq int64) (documentID string, ok bool, maxSeq int64, err error) {
+// DocVectorSeq is the document and space at seq (ok false: no row has it) and the largest seq
+// of the table: what an in-memory copy checks its watermark against, to notice a transaction it
+// had tailed being rolled back (the seqs it saw are then gone or reused).
+func DocVectorSeq(ctx context.Context, q Q, seq int64) (documentID, space string, ok bool, maxSeq int64, err error) {
 	if err := q.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM doc_vectors`).Scan(&maxSeq); err != nil {
-		return "", false, 0, fmt.Errorf("read document vector watermark: %w", err)
+		return "", "", false, 0, fmt.Errorf("read document vector watermark: %w", err)
 	}
-	err = q.QueryRowContext(ctx, `SELECT document_id FROM doc_vectors WHERE seq = ?`, seq).Scan(&documentID)
+	err = q.QueryRowContext(ctx, `SELECT document_id, space FROM doc_vectors WHERE seq = ?`, seq).Scan(&documentID, &space)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", false, maxSeq, nil
+		return "", "", false, maxSeq, nil
 	}
 	if err != nil {
-		return "", false, 0, fmt.Errorf("read document vector watermark: %w", err)
+		return "", "", false, 0, fmt.Errorf("read document vector watermark: %w", err)
 	}
-	return documentID, true, maxSeq, nil
+	return documentID, space, true, maxSeq, nil
 }
 
 // PutDocVector records a document's vector in a space (nil: a tombstone) as a new row, so
