@@ -59,24 +59,34 @@ func TestSimilarQuoteAndMean(t *testing.T) {
 	}
 }
 
+// simTestSpace is the vector space of the tests that write document vectors.
+const simTestSpace = "static/test/2"
+
+// simVectorStore is a store in a temporary folder and put, which writes a document's vector in
+// simTestSpace (nil: a tombstone) inside a transaction.
+func simVectorStore(t *testing.T) (*store.DB, func(tx store.Q, doc string, v []float32)) {
+	t.Helper()
+	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "s.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db, func(tx store.Q, doc string, v []float32) {
+		t.Helper()
+		if _, err := store.PutDocVector(context.Background(), tx, simTestSpace, doc, v, 10); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // TestSimilarIndexTails: the in-memory copy follows doc_vectors by seq, sees tombstones, and
 // when a transaction it had tailed was rolled back (the seqs it saw are reused) it says so and
 // puts back what that transaction had changed: a new document leaves, a moved one returns.
 func TestSimilarIndexTails(t *testing.T) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "s.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	const space = "static/test/2"
+	db, put := simVectorStore(t)
+	const space = simTestSpace
 	ix := newSimIndex(space)
-	put := func(tx store.Q, doc string, v []float32) {
-		t.Helper()
-		if _, err := store.PutDocVector(ctx, tx, space, doc, v, 10); err != nil {
-			t.Fatal(err)
-		}
-	}
 	if err := db.WriteTx(ctx, func(tx *store.Tx) error {
 		put(tx, "a", []float32{1, 0})
 		put(tx, "b", []float32{0, 1})
@@ -328,19 +338,9 @@ func TestSimilarScanInPartsIsOnePass(t *testing.T) {
 // begins; so it does when reading them back is interrupted once.
 func TestSimilarIndexAfterAnotherProcessTookTheSeqs(t *testing.T) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "s.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	const space = "static/test/2"
+	db, put := simVectorStore(t)
+	const space = simTestSpace
 	ix := newSimIndex(space)
-	put := func(tx store.Q, doc string, v []float32) {
-		t.Helper()
-		if _, err := store.PutDocVector(ctx, tx, space, doc, v, 10); err != nil {
-			t.Fatal(err)
-		}
-	}
 	tail := func(fn func(tx *store.Tx)) error {
 		return db.WriteTx(ctx, func(tx *store.Tx) error {
 			if _, err := ix.tail(ctx, tx); err != nil {
@@ -355,7 +355,7 @@ func TestSimilarIndexAfterAnotherProcessTookTheSeqs(t *testing.T) {
 		t.Fatal(err)
 	}
 	boom := errors.New("preempted")
-	err = db.WriteTx(ctx, func(tx *store.Tx) error {
+	err := db.WriteTx(ctx, func(tx *store.Tx) error {
 		if _, err := ix.tail(ctx, tx); err != nil {
 			return err
 		}
