@@ -176,7 +176,8 @@ func (ix *simIndex) apply(v store.DocVector, own bool) error {
 	return nil
 }
 
-// put sets a document's entry to v, its vector, seq and shingle count, as one change.
+// put sets a document's entry to v, its vector, seq and shingle count, as one change (none
+// when the entry holds v already).
 func (ix *simIndex) put(v store.DocVector) error {
 	if v.Vector != nil {
 		if ix.dims == 0 {
@@ -199,6 +200,12 @@ func (ix *simIndex) put(v store.DocVector) error {
 		ix.vecs = append(ix.vecs, make([]float32, len(ix.docs)*ix.dims-len(ix.vecs))...)
 	}
 	e := &ix.docs[i]
+	if ok && e.seq == v.Seq && e.shingles == v.Shingles && e.live == (v.Vector != nil) &&
+		(!e.live || slices.Equal(ix.vecs[i*ix.dims:(i+1)*ix.dims], v.Vector)) {
+		// The same row again (a transaction's own rows read back, then tailed, after it
+		// committed): no change, so the neighbour lists that hold it stay as they are.
+		return nil
+	}
 	e.seq, e.shingles, e.live = v.Seq, v.Shingles, v.Vector != nil
 	if e.live {
 		copy(ix.vecs[i*ix.dims:(i+1)*ix.dims], v.Vector)
@@ -328,7 +335,7 @@ func (ix *simIndex) catchUp(owner int, c simList, floor float64) ([]simNeighbour
 		moved[ix.docs[s].id] = s
 	}
 	v := ix.vecs[owner*ix.dims : (owner+1)*ix.dims]
-	var out []simNeighbour
+	out := make([]simNeighbour, 0, len(c.l)+1) // a new note adds one at most to most lists
 	for _, n := range c.l {
 		if _, ok := moved[n.doc]; !ok {
 			out = append(out, n)
@@ -343,7 +350,10 @@ func (ix *simIndex) catchUp(owner int, c simList, floor float64) ([]simNeighbour
 		}
 	}
 	slices.SortFunc(out, simNeighbourOrder)
-	return slices.Clone(out), true // kept: no spare capacity the cache does not count
+	if cap(out) > len(out)+len(out)/4+1 {
+		out = slices.Clone(out) // kept: no spare capacity the cache does not count
+	}
+	return out, true
 }
 
 // simNeighbourOrder is best first, ties by document ID.

@@ -395,3 +395,33 @@ func TestSimilarIndexAfterAnotherProcessTookTheSeqs(t *testing.T) {
 		}
 	}
 }
+
+// TestSimilarIndexKeepsItsListsAcrossCommits: a transaction's own rows, read back when the next
+// one begins, are the rows the copy holds when it committed: nothing changes, and the neighbour
+// lists cached before stay exact without being worked out again.
+func TestSimilarIndexKeepsItsListsAcrossCommits(t *testing.T) {
+	ctx := context.Background()
+	db, put := simVectorStore(t)
+	ix := newSimIndex(simTestSpace)
+	for _, doc := range []string{"a", "b", "c"} {
+		err := db.WriteTx(ctx, func(tx *store.Tx) error {
+			if _, err := ix.tail(ctx, tx); err != nil {
+				return err
+			}
+			put(tx, doc, []float32{1, float32(len(doc))})
+			_, err := ix.tail(ctx, tx)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix.neighbours("a", 0)
+	gen := ix.gen
+	if err := db.WriteTx(ctx, func(tx *store.Tx) error { _, err := ix.tail(ctx, tx); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if ix.gen != gen || ix.lists["a"].at != ix.gen {
+		t.Fatalf("reading back the committed rows changed the copy (gen %d → %d): its lists are worked out again", gen, ix.gen)
+	}
+}
