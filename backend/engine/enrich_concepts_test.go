@@ -281,6 +281,25 @@ func sameRows(t testing.TB, what string, a, b []string) {
 	for _, x := range b {
 		nb[x] = true
 	}
+	// Rows of the same ID that differ: show where, since the start of a row is its ID.
+	byID := map[string]string{}
+	for _, x := range b {
+		if !na[x] {
+			byID[strings.SplitN(x, " ", 2)[0]] = x
+		}
+	}
+	for _, x := range a {
+		y, ok := byID[strings.SplitN(x, " ", 2)[0]]
+		if nb[x] || !ok {
+			continue
+		}
+		i := 0
+		for i < len(x) && i < len(y) && x[i] == y[i] {
+			i++
+		}
+		from := max(0, i-80)
+		t.Errorf("%s: %s differs at byte %d: first …%.300s / second …%.300s", what, strings.SplitN(x, " ", 2)[0], i, x[from:], y[from:])
+	}
 	n := 0
 	for _, x := range a {
 		if !nb[x] && n < 5 {
@@ -396,5 +415,46 @@ func TestHostileDocumentLinkedWithinBounds(t *testing.T) {
 	r.QueryRowContext(ctx, `SELECT count(*) FROM derived_links WHERE relationship_type = 'REFERS_TO'`).Scan(&concepts)
 	if state != "done" || chunks < 10000 || maxOrd >= 2000 || concepts == 0 || concepts > 13 { // 12 from headings, the declared tag
 		t.Fatalf("enrich job %s, %d chunks, mentions up to chunk %d, %d concepts", state, chunks, maxOrd, concepts)
+	}
+}
+
+// TestMovedDocumentCitedByItsNewPath: a derived link cites a passage by the file's path; once
+// the file is moved, every link that cites it names the new path (its co-occurrences too,
+// whose pairs keep the same chunks and were once reused as they were).
+func TestMovedDocumentCitedByItsNewPath(t *testing.T) {
+	ctx := context.Background()
+	dir, paths := corpusCopy(t, coFiles...)
+	e := open(t)
+	ingestEnriched(t, e, paths...)
+	cites := func(path string) int {
+		var n int
+		if err := e.DB().Reader().QueryRowContext(ctx, `SELECT count(*) FROM derived_links WHERE relationship_type = 'CO_OCCURS_WITH'
+			AND evidence LIKE '%' || ? || '%'`, `"path":"`+path+`"`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	old := filepath.Join(dir, "rust-book", "ch04-01-what-is-ownership.html")
+	before := cites(old)
+	if before == 0 {
+		t.Fatalf("no co-occurrence cites %s: nothing to move", old)
+	}
+	moved := filepath.Join(dir, "moved", "ownership.html")
+	if err := os.MkdirAll(filepath.Dir(moved), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(old, moved); err != nil {
+		t.Fatal(err)
+	}
+	ingestEnriched(t, e, moved)
+	if _, _, err := e.Reconcile(ctx, local, dir); err != nil {
+		t.Fatal(err)
+	}
+	waitEnriched(t, e)
+	if n := cites(old); n != 0 {
+		t.Fatalf("%d co-occurrences still cite the old path (of %d before the move)", n, before)
+	}
+	if n := cites(moved); n == 0 {
+		t.Fatalf("no co-occurrence cites the moved file (%d cited it before)", before)
 	}
 }
