@@ -418,9 +418,9 @@ func TestHostileDocumentLinkedWithinBounds(t *testing.T) {
 	}
 }
 
-// TestMovedDocumentCitedByItsNewPath: a derived link cites a passage by the file's path; once
-// the file is moved, every link that cites it names the new path (its co-occurrences too,
-// whose pairs keep the same chunks and were once reused as they were).
+// TestMovedDocumentCitedByItsNewPath: a derived link or suggestion cites a passage by the
+// file's path; once the file is moved, everything that cites it names the new path (its
+// co-occurrences too, whose pairs keep the same chunks and were once reused as they were).
 func TestMovedDocumentCitedByItsNewPath(t *testing.T) {
 	ctx := context.Background()
 	dir, paths := corpusCopy(t, coFiles...)
@@ -428,8 +428,8 @@ func TestMovedDocumentCitedByItsNewPath(t *testing.T) {
 	ingestEnriched(t, e, paths...)
 	cites := func(path string) int {
 		var n int
-		if err := e.DB().Reader().QueryRowContext(ctx, `SELECT count(*) FROM derived_links WHERE relationship_type = 'CO_OCCURS_WITH'
-			AND evidence LIKE '%' || ? || '%'`, `"path":"`+path+`"`).Scan(&n); err != nil {
+		if err := e.DB().Reader().QueryRowContext(ctx, `SELECT (SELECT count(*) FROM derived_links WHERE evidence LIKE '%' || ?1 || '%')
+			+ (SELECT count(*) FROM suggestions WHERE evidence LIKE '%' || ?1 || '%')`, `"path":"`+path+`"`).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n
@@ -437,7 +437,7 @@ func TestMovedDocumentCitedByItsNewPath(t *testing.T) {
 	old := filepath.Join(dir, "rust-book", "ch04-01-what-is-ownership.html")
 	before := cites(old)
 	if before == 0 {
-		t.Fatalf("no co-occurrence cites %s: nothing to move", old)
+		t.Fatalf("nothing derived cites %s: nothing to move", old)
 	}
 	moved := filepath.Join(dir, "moved", "ownership.html")
 	if err := os.MkdirAll(filepath.Dir(moved), 0o755); err != nil {
@@ -452,9 +452,9 @@ func TestMovedDocumentCitedByItsNewPath(t *testing.T) {
 	}
 	waitEnriched(t, e)
 	if n := cites(old); n != 0 {
-		t.Fatalf("%d co-occurrences still cite the old path (of %d before the move)", n, before)
+		t.Fatalf("%d derived items still cite the old path (of %d before the move)", n, before)
 	}
 	if n := cites(moved); n == 0 {
-		t.Fatalf("no co-occurrence cites the moved file (%d cited it before)", before)
+		t.Fatalf("nothing derived cites the moved file (%d cited it before)", before)
 	}
 }
