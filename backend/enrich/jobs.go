@@ -202,6 +202,10 @@ func (h *JobHandler) yield(ctx context.Context) {
 // one enriches one job's document inside a savepoint of the group's transaction and marks the
 // job done; on failure only its own writes are rolled back.
 func (h *JobHandler) one(ctx context.Context, tx *store.Tx, g *Group, job store.Job, now string, budget time.Duration) error {
+	// The shared indexes catch up first, outside the document's budget (it writes nothing).
+	if err := g.Warm(ctx); err != nil {
+		return err
+	}
 	if _, err := tx.ExecContext(ctx, `SAVEPOINT enrich_job`); err != nil {
 		return fmt.Errorf("enrich savepoint: %w", err)
 	}

@@ -364,3 +364,63 @@ func TestLinkingGivesUpItsTransactionForASavedFile(t *testing.T) {
 		t.Fatalf("job %s, want %s", state, store.JobDone)
 	}
 }
+
+// warming is a Warmer whose catching up takes longer than a document's budget and whose runs
+// need it done in their transaction.
+type warming struct {
+	took   time.Duration
+	warmed store.Q
+}
+
+func (w *warming) Name() string                   { return "Warming" }
+func (w *warming) Version() string                { return "1" }
+func (w *warming) ReactsTo() []Emission           { return []Emission{DocumentAnalyzed} }
+func (w *warming) Configure(map[string]any) error { return nil }
+func (w *warming) Warm(ctx context.Context, tx store.Q, _ string) error {
+	if w.warmed == tx {
+		return nil // caught up in this transaction already
+	}
+	select {
+	case <-time.After(w.took):
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	w.warmed = tx
+	return nil
+}
+func (w *warming) Enrich(ctx context.Context, run *Run) error {
+	if w.warmed != run.Tx {
+		return errors.New("run before its index was brought up to date")
+	}
+	_, err := run.Tx.ExecContext(ctx, `INSERT INTO settings(key, value) VALUES (?, 'x')`, "enriched:"+run.Doc.DocumentID)
+	return err
+}
+
+// TestLinkingWarmsUpOutsideADocumentsBudget: the shared work of catching an index up (after a
+// start: every document vector of the store) is no document's own, so it does not count
+// against the document's budget — charged to it, the first document linked after a start
+// failed for good whenever the load outlasted the budget.
+func TestLinkingWarmsUpOutsideADocumentsBudget(t *testing.T) {
+	db := openStore(t)
+	addDoc(t, db, "a", "a", "analyzed")
+	addDoc(t, db, "b", "b", "analyzed")
+	reg, err := spec.Load(spec.Source{Label: "test", FS: fstest.MapFS{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &warming{took: 150 * time.Millisecond}
+	svc, err := newService(reg, []Enrichment{w}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &JobHandler{Service: svc, DB: db, Now: time.Now, TxBudget: time.Second, DocBudget: 50 * time.Millisecond}
+	batch := claimEnrich(t, db)
+	if failed := h.Run(context.Background(), batch); len(failed) != 0 {
+		t.Fatalf("failed: %v", failed)
+	}
+	for _, id := range []string{"a", "b"} {
+		if v, _ := store.Setting(context.Background(), db.Reader(), "enriched:"+id); v != "x" {
+			t.Errorf("%s was not linked", id)
+		}
+	}
+}

@@ -206,6 +206,27 @@ func (x *EmbeddingSimilarity) tail(ctx context.Context, ix *simIndex, tx store.Q
 	return err
 }
 
+// Warm implements Warmer: the space's index is loaded or caught up before a document's budget
+// starts (the first run after a start reads every document vector of the space).
+func (x *EmbeddingSimilarity) Warm(ctx context.Context, tx store.Q, space string) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.indexes == nil || space == "" {
+		return nil
+	}
+	return x.tail(ctx, x.index(space), tx)
+}
+
+// index is the space's index, made empty the first time (x.mu held).
+func (x *EmbeddingSimilarity) index(space string) *simIndex {
+	ix := x.indexes[space]
+	if ix == nil {
+		ix = newSimIndex(space)
+		x.indexes[space] = ix
+	}
+	return ix
+}
+
 // Enrich implements Enrichment.
 func (x *EmbeddingSimilarity) Enrich(ctx context.Context, run *Run) error {
 	x.mu.Lock()
@@ -233,11 +254,7 @@ func (x *EmbeddingSimilarity) Enrich(ctx context.Context, run *Run) error {
 	if run.Space == "" {
 		return r.replace(ctx, false, d.DocumentID)
 	}
-	ix := x.indexes[run.Space]
-	if ix == nil {
-		ix = newSimIndex(run.Space)
-		x.indexes[run.Space] = ix
-	}
+	ix := x.index(run.Space)
 	r.ix = ix
 	if err := x.tail(ctx, ix, run.Tx); err != nil {
 		return err

@@ -425,3 +425,30 @@ func TestSimilarIndexKeepsItsListsAcrossCommits(t *testing.T) {
 		t.Fatalf("reading back the committed rows changed the copy (gen %d → %d): its lists are worked out again", gen, ix.gen)
 	}
 }
+
+// TestSimilarWarmLoadsTheIndex: Warm reads the space's document vectors into the index (what a
+// document's run would otherwise do under its budget), and a run after it has nothing to load.
+func TestSimilarWarmLoadsTheIndex(t *testing.T) {
+	ctx := context.Background()
+	db, put := simVectorStore(t)
+	x := &EmbeddingSimilarity{}
+	if err := x.Configure(nil); err != nil {
+		t.Fatal(err)
+	}
+	err := db.WriteTx(ctx, func(tx *store.Tx) error {
+		for i := range 50 {
+			put(tx, fmt.Sprintf("d%02d", i), []float32{float32(i), 1})
+		}
+		return x.Warm(ctx, tx, simTestSpace)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := x.indexes[simTestSpace]
+	if ix == nil || !ix.loaded || len(ix.slot) != 50 {
+		t.Fatalf("after Warm the index holds %v", ix)
+	}
+	if err := x.Warm(ctx, db.Reader(), ""); err != nil {
+		t.Fatalf("no space (no embedder): %v", err)
+	}
+}
