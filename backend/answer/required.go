@@ -392,6 +392,17 @@ func (r Required) onlyInEmptyCells(row, header string) bool {
 	return false
 }
 
+// Unnamed is r without its names: what an answer's own sentences must say once their passage
+// has said whom or what they are about (a name is often said once, in a heading or a first
+// line, and not in the sentence that answers).
+func (r Required) Unnamed() Required {
+	out := Required{Idents: r.Idents, Words: r.Words}
+	for _, p := range r.Parts {
+		out.Parts = append(out.Parts, p.Unnamed())
+	}
+	return out
+}
+
 // empty reports whether a question (part) requires nothing of a passage.
 func (r Required) empty() bool {
 	for _, p := range r.Parts {

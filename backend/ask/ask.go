@@ -169,6 +169,7 @@ func (a *Asker) Answer(ctx context.Context, question string) (*Answer, error) {
 	if err != nil {
 		return nil, err
 	}
+	var unsaid []string // what the picked sentences leave out of what the question requires
 	body, err := a.modelAnswer(ctx, w, question, out)
 	if err != nil {
 		return nil, err
@@ -186,6 +187,9 @@ func (a *Asker) Answer(ctx context.Context, question string) (*Answer, error) {
 			}
 		}
 		picked := answer.Pick(w.answerPassages(), query, opt)
+		if unsaid = unsaidBy(req, w.passages, picked); len(unsaid) > 0 {
+			picked = nil
+		}
 		if body, err = w.extractive(ctx, picked); err != nil {
 			return nil, err
 		}
@@ -194,7 +198,11 @@ func (a *Asker) Answer(ctx context.Context, question string) (*Answer, error) {
 		}
 	}
 	if all := append(factLines, body...); len(all) == 0 {
-		out.Notice = JoinNotice(out.Notice, notFoundNotice(passages, answering))
+		if len(unsaid) > 0 {
+			out.Notice = JoinNotice(out.Notice, "not found: the closest sentences do not say “"+strings.Join(unsaid, "”, “")+"” of what the question asks")
+		} else {
+			out.Notice = JoinNotice(out.Notice, notFoundNotice(passages, answering))
+		}
 		out.Closest = closestPassages(passages)
 	} else {
 		out.Text = render(all)
@@ -239,4 +247,27 @@ func JoinNotice(a, b string) string {
 		return a + b
 	}
 	return a + "; " + b
+}
+
+// unsaidBy is what of the question the picked sentences do not say, read with what each one's
+// passage says it is about (its heading, title, file name, a first chunk's opening lines):
+// the rule for a passage (answer.Required.Missing) over the answer itself, less the names,
+// which the passage has said already. A passage may hold every required word while the
+// sentences picked from it hold the subject and none of what is asked of it ("When is the car
+// due for its next service?" answered by the last service's line); then there is no answer.
+func unsaidBy(req answer.Required, ps []*passage, picked []answer.Picked) []string {
+	if len(picked) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	seen := map[int]bool{}
+	for _, k := range picked {
+		p := ps[k.Passage]
+		if !seen[k.Passage] {
+			seen[k.Passage] = true
+			b.WriteString(passageSubject(p) + "\n")
+		}
+		b.WriteString(p.sents[k.Index].Text + "\n")
+	}
+	return req.Unnamed().Missing(b.String())
 }

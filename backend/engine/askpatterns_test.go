@@ -171,3 +171,40 @@ func contiguous(t *testing.T, r *engine.AskResponse) {
 func stripMarks(s string) string {
 	return strings.Join(strings.Fields(strings.NewReplacer("|", " ", "*", "", "`", "", "_", "").Replace(s)), " ")
 }
+
+// TestAskAnswerSaysWhatIsAsked: a passage can hold every word a question requires while the
+// sentences picked from it say only its subject: "Where does the name Wails come from?" was
+// answered with Wails's README sentence calling it a lightweight Electron alternative, and
+// "Which extensions does goldmark's GFM option switch on?" with two other options' rows. The
+// answer's own sentences (with what their passages say they are about) are held to the rule
+// a passage is: those say "not found", naming what the closest sentences leave out, and give
+// the passages apart from an answer; a question the sentences do answer in other words (the
+// backups' retention, asked as "how long are they kept") is still answered. On the dev set
+// (testdata/ask/dev: READMEs of other projects, a choir's and a household's notes).
+func TestAskAnswerSaysWhatIsAsked(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a store of the dev set")
+	}
+	dir, err := filepath.Abs(filepath.Join("testdata", "ask", "dev", "docs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := open(t, func(c *engine.Config) { c.Now = nil })
+	ingestEnriched(t, e, dir)
+	for q, unsaid := range map[string]string{
+		"Where does the name Wails come from?":                                              "name",
+		"Which extensions does goldmark's GFM option switch on?":                            "extensions",
+		"ps prints some usernames as numbers — how can I make the user column wide enough?": "wide",
+	} {
+		r := ask(t, e, engine.AskRequest{Question: q})
+		if r.Answer != "" || len(r.Citations) != 0 || !strings.HasPrefix(r.Notice, "not found: the closest sentences do not say") ||
+			!strings.Contains(r.Notice, "“"+unsaid+"”") || len(r.Closest) == 0 {
+			t.Errorf("%q: answer %q, notice %q, %d closest", q, r.Answer, r.Notice, len(r.Closest))
+		}
+	}
+	r := ask(t, e, engine.AskRequest{Question: "How long are the backups on my home server kept?"})
+	if !strings.Contains(r.Answer, "--keep-daily 7 --keep-weekly 4 --keep-monthly 6") {
+		t.Errorf("answer: %s (%s)", r.Answer, r.Notice)
+	}
+	contiguous(t, r)
+}
