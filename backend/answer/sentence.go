@@ -219,6 +219,13 @@ func blocks(text string, perLine bool) []block {
 			inIndented = false
 		case isTableRow(trimmed):
 			flush()
+			if n := len(out); n > 0 && i > 0 && out[n-1].unit == UnitRow && !out[n-1].header && out[n-1].end == ls[i-1].end &&
+				continuesRow(s, strings.HasPrefix(strings.TrimSpace(text[out[n-1].start:ls[i-1].end]), "|")) {
+				// A row whose first cell is empty, right under another, goes on with it: a log's
+				// "  |  | -> next service at 164,000 km" belongs to the service above it.
+				out[n-1].end = l.end
+				break
+			}
 			if !tableRule(trimmed) {
 				// A table's header (the row over its rule) names columns: it answers nothing on
 				// its own, but comes with the rows an introduction brings.
@@ -348,6 +355,22 @@ func capsHeading(t string) bool {
 		}
 	}
 	return letters >= 2
+}
+
+// continuesRow reports whether a table line leaves its first cell empty: the text before its
+// first bar is blank, or, in a table whose rows begin with a bar (pipeLed), the text between
+// its first two bars.
+func continuesRow(line string, pipeLed bool) bool {
+	t := strings.TrimLeft(line, " \t")
+	if !pipeLed {
+		return strings.HasPrefix(t, "|") && strings.TrimSpace(t) != "|"
+	}
+	rest, ok := strings.CutPrefix(t, "|")
+	if !ok {
+		return false
+	}
+	cell, _, ok := strings.Cut(rest, "|")
+	return ok && strings.TrimSpace(cell) == ""
 }
 
 // isTableRow: a row of a table as the readers write them ("a | b | c") or Markdown source does.

@@ -190,3 +190,29 @@ func TestShortIntroductions(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitRowContinuations: a table line whose first cell is empty, right under a row, goes
+// on with that row (a log's follow-up "-> next service at …" under the service it follows),
+// in a text table and in a Markdown one; a row that names its first cell, or follows a blank
+// line or the header, is a row of its own.
+func TestSplitRowContinuations(t *testing.T) {
+	text := "date   | km      | what\n-------|---------|-----\n" +
+		"11/03  | 149,310 | SERVICE Hogan's\n       |         |   -> next service at 164,000 km or 03/2025\n" +
+		"19/04  | 150,420 | NCT – PASS\n\n" +
+		"| Item | Qty |\n|---|---|\n| folders | 4 |\n| | damaged in transit |\n| stands | 2 |\n"
+	var got []string
+	for _, s := range Split(text) {
+		if s.Unit == UnitRow && !s.Header {
+			got = append(got, s.Text)
+		}
+	}
+	want := []string{
+		"11/03 | 149,310 | SERVICE Hogan's | | -> next service at 164,000 km or 03/2025",
+		"19/04 | 150,420 | NCT – PASS",
+		"| folders | 4 | | | damaged in transit |",
+		"| stands | 2 |",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("rows:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

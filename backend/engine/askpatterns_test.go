@@ -207,4 +207,12 @@ func TestAskAnswerSaysWhatIsAsked(t *testing.T) {
 		t.Errorf("answer: %s (%s)", r.Answer, r.Notice)
 	}
 	contiguous(t, r)
+	// The value asked is on the line a car log writes under the service, its first cells
+	// empty: that line goes with its row, and the row answers (it was left out, and the
+	// service's own line alone said nothing of the next one).
+	r = ask(t, e, engine.AskRequest{Question: "When is the Berlingo due for its next service?"})
+	if !strings.Contains(r.Answer, "next service at 164,000 km or 03/2025") {
+		t.Errorf("answer: %s (%s)", r.Answer, r.Notice)
+	}
+	contiguous(t, r)
 }

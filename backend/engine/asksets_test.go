@@ -101,12 +101,13 @@ func (t askTally) unansweredWrong() int { return t.unanswerable - t.by[verdictAb
 // has been reached from falling back. tune and dev are fitted on; heldout never is.
 //
 // Third session (2026-11-29), an answer's sentences held to the rule its passage is
-// (ask.unsaidBy, chosen on dev: wrong 10 → 6, right unchanged; tune unchanged): held-out
-// right 31, wrong 11, 20 of 23; dev 10, 6, 14 of 16; tune 27, 1, 12 of 12.
+// (ask.unsaidBy, chosen on dev: wrong 10 → 6, right unchanged; tune unchanged), and a table
+// line with an empty first cell read with the row above it (dev's car log): held-out right
+// 32, wrong 11, 20 of 23; dev 12, 5, 14 of 16; tune 27, 1, 12 of 12.
 var askSetFloors = map[string]struct{ right, wrong, abstained int }{
-	"heldout": {right: 30, wrong: 12, abstained: 19},
+	"heldout": {right: 31, wrong: 12, abstained: 19},
 	"tune":    {right: 26, wrong: 3, abstained: 11},
-	"dev":     {right: 9, wrong: 7, abstained: 13},
+	"dev":     {right: 11, wrong: 6, abstained: 13},
 }
 
 // TestAskSets asks three sets of questions written with their answers before ask was run on
