@@ -41,6 +41,20 @@ func (s *scripted) Enrich(ctx context.Context, run *Run) error {
 	return nil
 }
 
+// jobService is a Service of the given enrichments with the shipped settings of none.
+func jobService(t *testing.T, es ...Enrichment) *Service {
+	t.Helper()
+	reg, err := spec.Load(spec.Source{Label: "test", FS: fstest.MapFS{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := newService(reg, es, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc
+}
+
 // claimEnrich leases every queued enrich job to "test", in job order.
 func claimEnrich(t *testing.T, db *store.DB) []store.Job {
 	t.Helper()
@@ -69,14 +83,7 @@ func TestEnrichJobsFailAloneAndStopOnBudget(t *testing.T) {
 		addDoc(t, db, id, id, "analyzed")
 	}
 	sc := &scripted{failDoc: "b", hangDoc: "d", sleep: 15 * time.Millisecond}
-	reg, err := spec.Load(spec.Source{Label: "test", FS: fstest.MapFS{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := newService(reg, []Enrichment{sc}, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := jobService(t, sc)
 	h := &JobHandler{Service: svc, DB: db, Now: time.Now, TxBudget: 20 * time.Millisecond, DocBudget: 300 * time.Millisecond}
 	commits := db.Commits()
 	batch := claimEnrich(t, db)
@@ -158,14 +165,7 @@ func TestLinkingPreparesOutsideTheTransaction(t *testing.T) {
 		addDoc(t, db, id, id, "analyzed")
 	}
 	p := &prepped{}
-	reg, err := spec.Load(spec.Source{Label: "test", FS: fstest.MapFS{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := newService(reg, []Enrichment{p}, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := jobService(t, p)
 	ctx := context.Background()
 	h := &JobHandler{Service: svc, DB: db, Now: time.Now}
 	if failed := h.Run(ctx, claimEnrich(t, db)); len(failed) != 0 {
@@ -191,7 +191,7 @@ func TestLinkingPreparesOutsideTheTransaction(t *testing.T) {
 	if err := svc.Prepare(ctx, db.Reader(), []string{"a", "b"}); err != nil {
 		t.Fatal(err)
 	}
-	err = db.WriteTx(ctx, func(tx *store.Tx) error {
+	err := db.WriteTx(ctx, func(tx *store.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE documents SET content_hash = 'b2', updated_at = ? WHERE document_id = 'b'`, "2025-01-02T00:00:00.000000000Z")
 		return err
 	})
@@ -224,14 +224,7 @@ func TestLinkingStepsAsideForASavedFile(t *testing.T) {
 	db := openStore(t)
 	addDoc(t, db, "a", "a", "analyzed")
 	addDoc(t, db, "b", "b", "analyzed")
-	reg, err := spec.Load(spec.Source{Label: "test", FS: fstest.MapFS{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := newService(reg, []Enrichment{&scripted{}}, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := jobService(t, &scripted{})
 	batch := claimEnrich(t, db)
 	before := db.Commits()
 	busy := 5 // the saved file's read ends after five looks
@@ -287,15 +280,8 @@ func (h *holding) Enrich(ctx context.Context, run *Run) error {
 func TestLinkingGivesUpItsTransactionForASavedFile(t *testing.T) {
 	db := openStore(t)
 	addDoc(t, db, "a", "a", "analyzed")
-	reg, err := spec.Load(spec.Source{Label: "test", FS: fstest.MapFS{}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	hold := &holding{started: make(chan struct{}, 4), release: make(chan struct{})}
-	svc, err := newService(reg, []Enrichment{hold}, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := jobService(t, hold)
 	batch := claimEnrich(t, db)
 	var saving atomic.Bool
 	// DocBudget: the document's linking is not stopped for taking long, only for the saved file.
@@ -404,15 +390,8 @@ func TestLinkingWarmsUpOutsideADocumentsBudget(t *testing.T) {
 	db := openStore(t)
 	addDoc(t, db, "a", "a", "analyzed")
 	addDoc(t, db, "b", "b", "analyzed")
-	reg, err := spec.Load(spec.Source{Label: "test", FS: fstest.MapFS{}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	w := &warming{took: 150 * time.Millisecond}
-	svc, err := newService(reg, []Enrichment{w}, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := jobService(t, w)
 	h := &JobHandler{Service: svc, DB: db, Now: time.Now, TxBudget: time.Second, DocBudget: 50 * time.Millisecond}
 	batch := claimEnrich(t, db)
 	if failed := h.Run(context.Background(), batch); len(failed) != 0 {
