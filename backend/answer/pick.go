@@ -26,6 +26,13 @@ type Passage struct {
 	// identifier when the subject names it: the total of an invoice is written once, under the
 	// invoice's number.
 	Subject string
+	// Above is 1 + the index of the passage holding the text just before this one in its
+	// document (its previous chunk), read only for its section titles; 0: none. A changelog
+	// writes a release's version and date once, over everything that changed in it, often a
+	// chunk above the line that names the change.
+	Above int
+	// TitlesOnly: this passage is another's Above; its sentences answer nothing on their own.
+	TitlesOnly bool
 }
 
 // Picked is a sentence chosen for an answer.
@@ -102,6 +109,8 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 		follow  int  // the next sentences that come along: the value asked for, the steps or list an introduction announces
 		defines bool // it defines the term a definition question asks about
 		lead    int  // the sentences before it that come along: the steps before a step
+		title   [2]int
+		titled  bool // title (passage, sentence) is its section's title, which holds the value asked
 	}
 	own := o.Required.identSet()
 	names := o.Required.Flat().Names
@@ -110,6 +119,9 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 	best := 0.0
 	for p, pa := range passages {
 		stems[p] = make([][]string, len(pa.Sentences))
+		if pa.TitlesOnly {
+			continue
+		}
 		money := o.Kind == KindMoney && namesCurrency(pa.Sentences)
 		// The words of the passage's table rows, read once, when a row is a candidate
 		// (otherRowNames).
@@ -155,6 +167,8 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 				continue
 			}
 			follow := 0
+			var titleAt [2]int
+			titled := false
 			if strings.HasSuffix(s.Text, ":") && s.Unit == UnitProse {
 				// "Here's a table of the ways it can be used:", "To install it, run:": the list,
 				// rows or commands it announces come along, or it says nothing (issue 24).
@@ -168,11 +182,23 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 				// is 512.": the sentence that matches names the thing, the next one its value. A
 				// title (an unterminated paragraph of its own: a note's "Larchmont Allotment Soc.
 				// — website kickoff") is followed by what it heads: its next paragraph.
-				if i+1 >= len(pa.Sentences) || !holds(pa.Sentences[i+1].Text) ||
-					pa.Sentences[i+1].Para != s.Para && !(pa.Sentences[i+1].Para == s.Para+1 && isTitle(pa.Sentences, i)) {
+				next := i+1 < len(pa.Sentences) && holds(pa.Sentences[i+1].Text) &&
+					(pa.Sentences[i+1].Para == s.Para || pa.Sentences[i+1].Para == s.Para+1 && isTitle(pa.Sentences, i))
+				switch {
+				case next:
+					follow = 1
+				case (o.Kind == KindVersion || o.Kind == KindDate) && len(own) == 0:
+					// "Which version of sed brought in --debug?": the line naming the change
+					// holds no version; the title of its section does ("* Noteworthy changes in
+					// release 4.6 (2018-12-19)"), the nearest above it that holds one.
+					t, ok := sectionTitle(passages, p, i, func(text string) bool { return o.Kind.holds(text, own) })
+					if !ok {
+						continue
+					}
+					titleAt, titled = t, true
+				default:
 					continue
 				}
-				follow = 1
 			}
 			lead := 0
 			if o.Kind == KindHowTo && s.Step && follow == 0 {
@@ -218,7 +244,7 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 			if defines {
 				score *= 1.5 // "X is …", "X means …": the definition, not a sentence that uses X
 			}
-			cands = append(cands, cand{p, i, share, score, follow, defines, lead})
+			cands = append(cands, cand{p, i, share, score, follow, defines, lead, titleAt, titled})
 			best = max(best, score)
 		}
 	}
@@ -287,6 +313,10 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 				need += len(passages[c.p].Sentences[k].Text)
 			}
 		}
+		if c.titled && !taken[c.title] {
+			next = append(next, Picked{Passage: c.title[0], Index: c.title[1], Context: true})
+			need += len(passages[c.title[0]].Sentences[c.title[1]].Text)
+		}
 		var ctx *Picked
 		if leansBack(s.Text) && c.i > 0 && passages[c.p].Sentences[c.i-1].Para == s.Para && !taken[[2]int{c.p, c.i - 1}] &&
 			!repeats(c.p, c.i-1) {
@@ -320,6 +350,43 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 		return out[a].Index < out[b].Index
 	})
 	return out
+}
+
+// maxTitleLookback bounds the sentences looked at above one for its section's title.
+const maxTitleLookback = 200
+
+// sectionTitle finds the title of the section sentence i of passage p is in that holds what
+// is asked (holds): the nearest sentence above it, in its passage or the passage above it
+// (Passage.Above), that stands as a title — a numbered heading, or an unterminated line that is
+// a paragraph of its own, list marker aside ("* Noteworthy changes in release 4.6"). The
+// nearest title above that holds nothing asked (a subsection's "** New Features") is passed
+// over.
+func sectionTitle(passages []Passage, p, i int, holds func(string) bool) ([2]int, bool) {
+	look := 0
+	for q, from := p, i-1; ; {
+		ss := passages[q].Sentences
+		for j := from; j >= 0 && look < maxTitleLookback; j, look = j-1, look+1 {
+			if standsAsTitle(ss, j) && holds(ss[j].Text) {
+				return [2]int{q, j}, true
+			}
+		}
+		if passages[q].Above == 0 || look >= maxTitleLookback {
+			return [2]int{}, false
+		}
+		q = passages[q].Above - 1
+		from = len(passages[q].Sentences) - 1
+	}
+}
+
+// standsAsTitle reports whether sentence i is a heading with a number (UnitTitle) or a short
+// unterminated line that is a paragraph of its own (an outline's "* Release 4.6").
+func standsAsTitle(ss []Sentence, i int) bool {
+	s := ss[i]
+	if s.Unit == UnitTitle {
+		return true
+	}
+	return s.Unit == UnitProse && len(s.Text) <= 120 && !terminated(s.Text) && (i == 0 || ss[i-1].Para != s.Para) &&
+		(i+1 >= len(ss) || ss[i+1].Para != s.Para)
 }
 
 // same reports whether two sentences (as stems) say the same thing: the share of the shorter

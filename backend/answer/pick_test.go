@@ -475,3 +475,24 @@ func optionsFor(q string) Options {
 func pickFor(q string, ps []Passage, o Options) []string {
 	return pickedTexts(ps, Pick(ps, NewQuery(q, nil), o))
 }
+
+// TestPickSectionTitle: "which release added X" of a changelog is answered by the line naming
+// X and the title of its section, which holds the version; the title may be in the passage
+// above (Passage.Above), whose other sentences are no answers; a subsection's title that holds
+// no version is passed over, and no title holding one means no answer.
+func TestPickSectionTitle(t *testing.T) {
+	q := "Which gzip release added the --rsyncable option?"
+	above := "* Noteworthy changes in release 1.7 (2016-03-27) [stable]\n\n** Changes in behavior\n\n  The rsyncable option is now documented in the 1.6 manual too.\n"
+	here := "** New features\n\n  gzip now accepts the --rsyncable option.\n"
+	ps := []Passage{{Sentences: Split(above), Score: 1, TitlesOnly: true}, {Sentences: Split(here), Score: 1, Above: 1}}
+	got := pickFor(q, ps, optionsFor(q))
+	want := []string{"Noteworthy changes in release 1.7 (2016-03-27) [stable]", "gzip now accepts the --rsyncable option."}
+	if !slices.Equal(got, want) {
+		t.Errorf("picked %q, want %q", got, want)
+	}
+	// Without the passage above, no title holds a version: no answer.
+	ps = []Passage{{Sentences: Split(here), Score: 1}}
+	if got := pickFor(q, ps, optionsFor(q)); len(got) != 0 {
+		t.Errorf("without its section's title: picked %q", got)
+	}
+}

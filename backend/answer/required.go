@@ -292,6 +292,13 @@ func Inflections(w string) []string {
 	return out
 }
 
+// PastForm reports whether a word is written as a verb's past ("brought", "released"): it says
+// what happened to the thing a question asks about, not what that thing is.
+func PastForm(w string) bool {
+	_, irr := irregular[w]
+	return irr || len(w) > 4 && strings.HasSuffix(w, "ed")
+}
+
 // irregular maps the irregular past forms of common verbs to their base.
 var irregular = map[string]string{}
 

@@ -45,6 +45,8 @@ type Store interface {
 	DocumentsByID(ctx context.Context, ids []string) ([]store.Document, error)
 	GetDocument(ctx context.Context, id string) (store.Document, error)
 	ChunkCovering(ctx context.Context, documentID string, line, page int) (store.Chunk, error)
+	// ChunkAt is a document's chunk of that ordinal (store.ErrNotFound: none).
+	ChunkAt(ctx context.Context, documentID string, ordinal int) (store.Chunk, error)
 	// FirstChunkWith is a document's first chunk holding the phrase (store.ErrNotFound: none);
 	// FirstChunkHeaded the first whose heading holds it.
 	FirstChunkWith(ctx context.Context, documentID, phrase string) (store.Chunk, error)
@@ -161,6 +163,10 @@ func (a *Asker) Answer(ctx context.Context, question string) (*Answer, error) {
 	var answering []*passage
 	for _, p := range passages {
 		if p.supports() {
+			if p.above != nil {
+				// read for its titles only (answer.Passage.TitlesOnly), just before its passage
+				answering = append(answering, p.above)
+			}
 			answering = append(answering, p)
 		}
 	}

@@ -30,6 +30,9 @@ type passage struct {
 	// missing is what of the question this passage does not say (answer.Required.Missing, over
 	// its text, heading, title and file name): a passage that misses anything answers nothing.
 	missing []string
+	// above is the chunk before this one in its document, read for its section titles when the
+	// question asks a version or a date (answer.Passage.Above); nil otherwise.
+	above *passage
 }
 
 // supports reports whether the passage says everything the question requires.
@@ -102,10 +105,14 @@ func (a *Asker) passages(ctx context.Context, q parsed) ([]*passage, answer.Quer
 	req := q.req.Strict(subject)
 	if q.kind.AsksValue() {
 		// A value asked of something the store never names ("the rent for a quarter plot")
-		// is not there, whatever values of its neighbours (full and half plots) are.
+		// is not there, whatever values of its neighbours (full and half plots) are. A verb's
+		// past ("Which version of sed brought in --debug?") names what happened, not the thing:
+		// a document says it in its own words ("new option --debug").
 		unknown := map[string]bool{}
 		for _, w := range answer.UnknownWords(q.text, query) {
-			unknown[w] = true
+			if !answer.PastForm(w) {
+				unknown[w] = true
+			}
 		}
 		req = req.Strict(func(w string) bool { return unknown[w] })
 	}
@@ -140,7 +147,32 @@ func (a *Asker) passages(ctx context.Context, q parsed) ([]*passage, answer.Quer
 	for _, p := range out {
 		p.missing = req.Missing(passageContext(p))
 	}
+	if (q.kind == answer.KindVersion || q.kind == answer.KindDate) && len(req.Flat().Idents) == 0 {
+		if err := a.readAbove(ctx, out, byDoc); err != nil {
+			return nil, answer.Query{}, err
+		}
+	}
 	return out, query, nil
+}
+
+// readAbove reads, for each passage that does not begin its document, the chunk before it:
+// "Which version of sed brought in --debug?" is answered by the line naming the change and the
+// title of its release's section, which a changelog writes once, often a chunk above.
+func (a *Asker) readAbove(ctx context.Context, ps []*passage, byDoc map[string]store.Document) error {
+	for _, p := range ps {
+		if p.chunk.Ordinal == 0 {
+			continue
+		}
+		c, err := a.Store.ChunkAt(ctx, p.chunk.DocumentID, p.chunk.Ordinal-1)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		p.above = &passage{result: p.result, rank: p.rank, chunk: c, sents: splitPassage(byDoc[c.DocumentID], c.Text), second: true}
+	}
+	return nil
 }
 
 // maxIntroductions bounds the documents whose first mention of a defined term is read.

@@ -28,8 +28,18 @@ type writer struct {
 // answerPassages are the passages as the answer package sees them.
 func (w *writer) answerPassages() []answer.Passage {
 	out := make([]answer.Passage, len(w.passages))
+	at := map[*passage]int{}
+	for i, p := range w.passages {
+		at[p] = i
+	}
 	for i, p := range w.passages {
 		out[i] = answer.Passage{Sentences: p.sents, Rank: p.rank, Subject: passageSubject(p)}
+		if p.above != nil {
+			if k, ok := at[p.above]; ok {
+				out[i].Above = k + 1
+				out[k].TitlesOnly = true
+			}
+		}
 		if top := w.passages[0].result.Score; top > 0 {
 			out[i].Score = p.result.Score / top
 		}

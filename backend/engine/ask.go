@@ -113,6 +113,10 @@ func (s askStore) ChunkCovering(ctx context.Context, documentID string, line, pa
 	return store.ChunkCovering(ctx, s.e.db.Reader(), documentID, line, page)
 }
 
+func (s askStore) ChunkAt(ctx context.Context, documentID string, ordinal int) (store.Chunk, error) {
+	return store.ChunkAt(ctx, s.e.db.Reader(), documentID, ordinal)
+}
+
 func (s askStore) FirstChunkWith(ctx context.Context, documentID, phrase string) (store.Chunk, error) {
 	return store.FirstChunkWith(ctx, s.e.db.Reader(), documentID, phrase)
 }

@@ -61,6 +61,15 @@ func TestAskPatterns(t *testing.T) {
 			t.Errorf("answer: %s (%s)", r.Answer, r.Notice)
 		}
 		contiguous(t, r)
+		// "Which release added …" of a changelog: the line naming the change holds no version;
+		// the title of its release's section, a chunk above, does. Both are cited, each on its
+		// own lines.
+		r = ask(t, e, engine.AskRequest{Question: "Which gzip release added the --rsyncable option?"})
+		if !strings.HasPrefix(r.Answer, "Noteworthy changes in release 1.7 (2016-03-27) [stable] [1]") ||
+			!strings.Contains(r.Answer, "gzip now accepts the --rsyncable option [2]") || len(r.Citations) < 2 {
+			t.Errorf("answer: %s (%s)", r.Answer, r.Notice)
+		}
+		contiguous(t, r)
 		// "cost" only asks for an amount: the expenses row writing it answers, without the word.
 		r = ask(t, e, engine.AskRequest{Question: "How much does Adobe Creative Cloud cost me?"})
 		if !strings.Contains(r.Answer, "Adobe Creative Cloud (monthly) | Adobe | 56.98") {

@@ -103,10 +103,12 @@ func (t askTally) unansweredWrong() int { return t.unanswerable - t.by[verdictAb
 // Third session (2026-11-29), an answer's sentences held to the rule its passage is
 // (ask.unsaidBy, chosen on dev: wrong 10 → 6, right unchanged; tune unchanged), and a table
 // line with an empty first cell read with the row above it (dev's car log): held-out right
-// 32, wrong 11, 20 of 23; dev 12, 5, 14 of 16; tune 27, 1, 12 of 12.
+// 32, wrong 11, 20 of 23; dev 12, 5, 14 of 16; tune 27, 1, 12 of 12. Then a release's
+// version or date read from the title of the section over the line naming the change (tune's
+// gzip NEWS): tune 28, 1, 12 of 12; dev and held-out unchanged.
 var askSetFloors = map[string]struct{ right, wrong, abstained int }{
 	"heldout": {right: 31, wrong: 12, abstained: 19},
-	"tune":    {right: 26, wrong: 3, abstained: 11},
+	"tune":    {right: 27, wrong: 3, abstained: 11},
 	"dev":     {right: 11, wrong: 6, abstained: 13},
 }
 
