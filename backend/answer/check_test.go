@@ -71,3 +71,12 @@ func TestKeyTerms(t *testing.T) {
 		t.Fatalf("key terms: %s", got)
 	}
 }
+
+// TestPastForm: a verb's past says what happened, not what a value is of.
+func TestPastForm(t *testing.T) {
+	for w, want := range map[string]bool{"brought": true, "released": true, "added": true, "quarter": false, "red": false, "bed": false, "seed": false} {
+		if PastForm(w) != want {
+			t.Errorf("PastForm(%q) = %v", w, !want)
+		}
+	}
+}
