@@ -83,6 +83,12 @@ func (r Required) ForKind(k Kind) Required {
 // date; "Who is Priya and how do I reach her?" asks about her, not for steps).
 func KindOf(question string) Kind {
 	k := kindOf(question)
+	if k == KindAny {
+		// "After the credit note, what's left to pay …?": the question begins after the clause.
+		if _, rest, ok := strings.Cut(question, ", "); ok {
+			k = kindOf(rest)
+		}
+	}
 	if i := secondQuestion(question); k == KindAny && i > 0 {
 		if ws := search.Words(question); len(ws) > 0 && auxiliaries[ws[0]] {
 			k = kindOf(question[i+len(" and "):])
@@ -147,6 +153,8 @@ func kindOf(question string) Kind {
 					continue // the other kinds are named within four
 				case v == "date" || v == "day" || v == "year" || v == "month" || v == "time":
 					return KindDate
+				case moneyFrame[v]:
+					return KindMoney // "what did they charge", "what's left to pay", "what is the price"
 				case quantityNouns[v]:
 					return KindQuantity
 				}
@@ -416,8 +424,8 @@ func DefinedTerm(question string) []string {
 	if len(term) == 0 || len(term) > 4 {
 		return nil
 	}
-	if len(term) == 1 && len(term[0]) >= 6 && strings.HasSuffix(term[0], "ed") {
-		return nil // "what is included in …", "what is required": a clause, not a term
+	if len(term) == 1 && (len(term[0]) >= 6 && strings.HasSuffix(term[0], "ed") || irregular[term[0]] != "") {
+		return nil // "what is included in …", "what is required", "what's left to pay": a clause, not a term
 	}
 	if meaning {
 		return term // "what does context length mean": a meaning, whatever the words

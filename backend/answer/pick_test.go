@@ -221,6 +221,11 @@ func TestKindOf(t *testing.T) {
 		"What were the action items from the meeting?":        KindList,
 		"Which port is SSH on?":                               KindQuantity,
 		"What's included in the website quote?":               KindList,
+		// the question after a leading clause; an amount asked by its verb; "what's left" is
+		// a clause, not a term to define
+		"After the credit note, what's left to pay on the invoice?": KindMoney,
+		"What did Lanigan's charge for the scores?":                 KindMoney,
+		"In a bash pipeline, how do I make it fail?":                KindHowTo,
 	} {
 		if got := KindOf(q); got != want {
 			t.Errorf("%q: %v, want %v", q, got, want)

@@ -219,6 +219,14 @@ func TestAskAnswerSaysWhatIsAsked(t *testing.T) {
 	// The value asked is on the line a car log writes under the service, its first cells
 	// empty: that line goes with its row, and the row answers (it was left out, and the
 	// service's own line alone said nothing of the next one).
+	// An amount asked after a leading clause, by its verb ("what's left to pay"): the sentences
+	// writing amounts on that invoice's papers, both of them where they disagree (the credit
+	// note's printed 538.02, the notes' corrected 583.02), not a note that it was paid.
+	r = ask(t, e, engine.AskRequest{Question: "After the credit note, what's left to pay on the Lanigan's invoice for the folders and stands?"})
+	if !strings.Contains(r.Answer, "538.02") || !strings.Contains(r.Answer, "583.02") {
+		t.Errorf("answer: %s (%s)", r.Answer, r.Notice)
+	}
+	contiguous(t, r)
 	r = ask(t, e, engine.AskRequest{Question: "When is the Berlingo due for its next service?"})
 	if !strings.Contains(r.Answer, "next service at 164,000 km or 03/2025") {
 		t.Errorf("answer: %s (%s)", r.Answer, r.Notice)

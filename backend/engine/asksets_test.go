@@ -105,11 +105,13 @@ func (t askTally) unansweredWrong() int { return t.unanswerable - t.by[verdictAb
 // line with an empty first cell read with the row above it (dev's car log): held-out right
 // 32, wrong 11, 20 of 23; dev 12, 5, 14 of 16; tune 27, 1, 12 of 12. Then a release's
 // version or date read from the title of the section over the line naming the change (tune's
-// gzip NEWS): tune 28, 1, 12 of 12; dev and held-out unchanged.
+// gzip NEWS): tune 28, 1, 12 of 12; dev and held-out unchanged. Then a question's kind read
+// after a leading clause, an amount asked by its verb ("what's left to pay", "what did they
+// charge"): dev 13, 4, 14 of 16; tune and held-out unchanged.
 var askSetFloors = map[string]struct{ right, wrong, abstained int }{
 	"heldout": {right: 31, wrong: 12, abstained: 19},
 	"tune":    {right: 27, wrong: 3, abstained: 11},
-	"dev":     {right: 11, wrong: 6, abstained: 13},
+	"dev":     {right: 12, wrong: 5, abstained: 13},
 }
 
 // TestAskSets asks three sets of questions written with their answers before ask was run on
