@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -234,6 +235,9 @@ func plural(w string) bool {
 // holds reports whether a sentence holds a value of the kind other than the ones the question
 // itself names (own, its identifiers: "1.9.0" in "When was 1.9.0 released?" is not the answer).
 func (k Kind) holds(sentence string, own map[string]bool) bool {
+	if k == KindVersion {
+		sentence = withoutRefs(sentence)
+	}
 	switch k {
 	case KindAny, KindHowTo, KindDefine:
 		return true
@@ -506,4 +510,13 @@ func (k Kind) Values(text string) (written, norm []string) {
 		}
 	}
 	return written, norm
+}
+
+// issueRef is an issue or pull request's number as a changelog writes it ("#149", "GH-12").
+var issueRef = regexp.MustCompile(`(?i)(#|\bgh-)\d+\b`)
+
+// withoutRefs is a text without its issue and pull request numbers: "add Max UUID constant
+// (#149)" names no version, however much 149 looks like one.
+func withoutRefs(text string) string {
+	return issueRef.ReplaceAllString(text, " ")
 }

@@ -574,7 +574,7 @@ func versionOfAsked(text string, own map[string]bool, r Required) bool {
 		}
 	}
 	prev := ""
-	for _, t := range identTokens(text) {
+	for _, t := range identTokens(withoutRefs(text)) {
 		if hasDigit(t) && (own[normIdent(t)] || asked[prev] || asked[strings.TrimRight(t, "0123456789.+x")]) {
 			return true
 		}

@@ -501,3 +501,16 @@ func TestPickSectionTitle(t *testing.T) {
 		t.Errorf("without its section's title: picked %q", got)
 	}
 }
+
+// TestPickIssueNumberIsNoVersion: a changelog item's issue number ("(#149)") is no version:
+// "which release added" it is answered with its release's heading.
+func TestPickIssueNumberIsNoVersion(t *testing.T) {
+	q := "Which uuid release added the Max UUID constant?"
+	// as the Markdown reader writes google/uuid's CHANGELOG.md (links as their text)
+	text := "## 1.6.0 (2024-01-16)\n\n### Features\n\n* add Max UUID constant (#149) (c58770e)\n"
+	ps := []Passage{{Sentences: Split(text), Score: 1}}
+	got := pickFor(q, ps, optionsFor(q))
+	if len(got) != 2 || !strings.Contains(got[0], "1.6.0") || !strings.Contains(got[1], "add Max UUID constant") {
+		t.Errorf("picked %q", got)
+	}
+}
