@@ -61,6 +61,26 @@ func init() {
 	}
 }
 
+// kindWords are, for a kind of value, the words that name the kind a question asks for
+// ("Which release added …", "What date is …"): never a thing the store must name.
+var kindWords = map[Kind]map[string]bool{
+	KindVersion: {"version": true, "versions": true, "release": true, "releases": true},
+	KindDate:    {"date": true, "dates": true},
+}
+
+// Holds reports whether text holds a value of kind k (a version, a date, an amount …), issue
+// numbers aside.
+func (k Kind) Holds(text string) bool { return k.holds(text, nil) }
+
+// NamesKind reports whether w only names the kind of value k asks for: a changelog that never
+// writes "release" still answers "which release added …" with its headings.
+func (k Kind) NamesKind(w string) bool {
+	if k == KindMoney {
+		return moneyFrame[w]
+	}
+	return kindWords[k][w]
+}
+
 // ForKind is what a passage must say of a question of kind k: for an amount of money, not the
 // words that only ask for one (the amount the passage writes is what they ask).
 func (r Required) ForKind(k Kind) Required {

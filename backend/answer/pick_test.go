@@ -495,6 +495,13 @@ func TestPickSectionTitle(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("picked %q, want %q", got, want)
 	}
+	// Two passages up: a long release section takes more than one chunk.
+	middle := "** Bug fixes\n\n  gzip no longer crashes on empty input.\n"
+	ps = []Passage{{Sentences: Split(above), Score: 1, TitlesOnly: true}, {Sentences: Split(middle), Score: 1, TitlesOnly: true, Above: 1},
+		{Sentences: Split(here), Score: 1, Above: 2}}
+	if got := pickFor(q, ps, optionsFor(q)); !slices.Equal(got, want) {
+		t.Errorf("two passages up: picked %q, want %q", got, want)
+	}
 	// Without the passage above, no title holds a version: no answer.
 	ps = []Passage{{Sentences: Split(here), Score: 1}}
 	if got := pickFor(q, ps, optionsFor(q)); len(got) != 0 {

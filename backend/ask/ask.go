@@ -18,6 +18,7 @@ package ask
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -163,11 +164,14 @@ func (a *Asker) Answer(ctx context.Context, question string) (*Answer, error) {
 	var answering []*passage
 	for _, p := range passages {
 		if p.supports() {
-			if p.above != nil {
-				// read for its titles only (answer.Passage.TitlesOnly), just before its passage
-				answering = append(answering, p.above)
+			// the chunks above it, read for their titles only (answer.Passage.TitlesOnly), in
+			// reading order just before it
+			var above []*passage
+			for q := p.above; q != nil; q = q.above {
+				above = append(above, q)
 			}
-			answering = append(answering, p)
+			slices.Reverse(above)
+			answering = append(append(answering, above...), p)
 		}
 	}
 	w := &writer{a: a, passages: answering, cites: map[string]int{}, sources: map[string]*sourceText{}}

@@ -107,10 +107,11 @@ func (a *Asker) passages(ctx context.Context, q parsed) ([]*passage, answer.Quer
 		// A value asked of something the store never names ("the rent for a quarter plot")
 		// is not there, whatever values of its neighbours (full and half plots) are. A verb's
 		// past ("Which version of sed brought in --debug?") names what happened, not the thing:
-		// a document says it in its own words ("new option --debug").
+		// a document says it in its own words ("new option --debug"); a word naming the kind of
+		// value ("release") is not the thing either.
 		unknown := map[string]bool{}
 		for _, w := range answer.UnknownWords(q.text, query) {
-			if !answer.PastForm(w) {
+			if !answer.PastForm(w) && !q.kind.NamesKind(w) {
 				unknown[w] = true
 			}
 		}
@@ -148,31 +149,62 @@ func (a *Asker) passages(ctx context.Context, q parsed) ([]*passage, answer.Quer
 		p.missing = req.Missing(passageContext(p))
 	}
 	if (q.kind == answer.KindVersion || q.kind == answer.KindDate) && len(req.Flat().Idents) == 0 {
-		if err := a.readAbove(ctx, out, byDoc); err != nil {
+		if err := a.readAbove(ctx, out, q.kind, byDoc); err != nil {
 			return nil, answer.Query{}, err
 		}
 	}
 	return out, query, nil
 }
 
-// readAbove reads, for each passage that does not begin its document, the chunk before it:
-// "Which version of sed brought in --debug?" is answered by the line naming the change and the
-// title of its release's section, which a changelog writes once, often a chunk above.
-func (a *Asker) readAbove(ctx context.Context, ps []*passage, byDoc map[string]store.Document) error {
+// maxAbove bounds the chunks read above a passage for its section's title.
+const maxAbove = 3
+
+// readAbove reads, for each passage that does not begin its document, the chunks before it (up
+// to maxAbove, each the above of the one below): "Which version of sed brought in --debug?" is
+// answered by the line naming the change and the title of its release's section, which a
+// changelog writes once, often a chunk or two above.
+func (a *Asker) readAbove(ctx context.Context, ps []*passage, kind answer.Kind, byDoc map[string]store.Document) error {
 	for _, p := range ps {
-		if p.chunk.Ordinal == 0 {
-			continue
+		below := p
+		for n := 0; n < maxAbove && below.chunk.Ordinal > 0; n++ {
+			c, err := a.Store.ChunkAt(ctx, below.chunk.DocumentID, below.chunk.Ordinal-1)
+			if errors.Is(err, store.ErrNotFound) {
+				break
+			}
+			if err != nil {
+				return err
+			}
+			below.above = &passage{result: p.result, rank: p.rank, chunk: c, sents: splitPassage(byDoc[c.DocumentID], c.Text), second: true}
+			below = below.above
 		}
-		c, err := a.Store.ChunkAt(ctx, p.chunk.DocumentID, p.chunk.Ordinal-1)
-		if errors.Is(err, store.ErrNotFound) {
-			continue
-		}
+		// A heading over the passage that holds the value (Markdown's "## 2.4.0 (2025-03-01)" over
+		// a long section) is read where it is written, however far above.
+		c, ok, err := a.headingWith(ctx, p, kind)
 		if err != nil {
 			return err
 		}
-		p.above = &passage{result: p.result, rank: p.rank, chunk: c, sents: splitPassage(byDoc[c.DocumentID], c.Text), second: true}
+		if ok && c.Ordinal < below.chunk.Ordinal {
+			below.above = &passage{result: p.result, rank: p.rank, chunk: c, sents: splitPassage(byDoc[c.DocumentID], c.Text), second: true}
+		}
 	}
 	return nil
+}
+
+// headingWith is the chunk that begins the nearest section over p whose heading holds a value
+// of kind k, if any.
+func (a *Asker) headingWith(ctx context.Context, p *passage, k answer.Kind) (store.Chunk, bool, error) {
+	path := strings.Split(p.chunk.Heading, " > ")
+	for i := len(path) - 1; i >= 0; i-- {
+		if !k.Holds(path[i]) {
+			continue
+		}
+		c, err := a.Store.FirstChunkHeaded(ctx, p.chunk.DocumentID, path[i])
+		if errors.Is(err, store.ErrNotFound) {
+			return store.Chunk{}, false, nil
+		}
+		return c, err == nil, err
+	}
+	return store.Chunk{}, false, nil
 }
 
 // maxIntroductions bounds the documents whose first mention of a defined term is read.

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -229,6 +230,27 @@ func TestAskAnswerSaysWhatIsAsked(t *testing.T) {
 	contiguous(t, r)
 	r = ask(t, e, engine.AskRequest{Question: "When is the Berlingo due for its next service?"})
 	if !strings.Contains(r.Answer, "next service at 164,000 km or 03/2025") {
+		t.Errorf("answer: %s (%s)", r.Answer, r.Notice)
+	}
+	contiguous(t, r)
+}
+
+// TestAskReleaseOfAChangeChunksBelowItsTitle: a release's section long enough to take several
+// chunks still answers "which release added …" for its last item with its own heading, read
+// from chunks above (and not with the next release's heading below it).
+func TestAskReleaseOfAChangeChunksBelowItsTitle(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# Changelog\n\n## 2.4.0 (2025-03-01)\n\n### Fixes\n\n")
+	for i := range 90 {
+		fmt.Fprintf(&b, "- Fix how the widget parser reads nested block number %d when its indentation changes.\n", i)
+	}
+	b.WriteString("\n### Features\n\n- Add the frobnicate option to the exporter, so exports can be frobnicated.\n\n")
+	b.WriteString("## 2.3.0 (2025-01-10)\n\n- Add a quieter log level.\n")
+	p := write(t, filepath.Join(t.TempDir(), "CHANGELOG.md"), b.String())
+	e := open(t, func(c *engine.Config) { c.Now = nil })
+	ingestEnriched(t, e, p)
+	r := ask(t, e, engine.AskRequest{Question: "Which release added the frobnicate option?"})
+	if !strings.HasPrefix(r.Answer, "2.4.0 (2025-03-01) [1]") || !strings.Contains(r.Answer, "Add the frobnicate option to the exporter") {
 		t.Errorf("answer: %s (%s)", r.Answer, r.Notice)
 	}
 	contiguous(t, r)
