@@ -379,13 +379,15 @@ func sectionTitle(passages []Passage, p, i int, holds func(string) bool) ([2]int
 }
 
 // standsAsTitle reports whether sentence i is a heading with a number (UnitTitle) or a short
-// unterminated line that is a paragraph of its own (an outline's "* Release 4.6").
+// unterminated item that is a paragraph of its own (an outline's "* Noteworthy changes in
+// release 4.6", a list's "- 2026-09-28 v1.60.0:"). A paragraph is no title, however short:
+// "Go 1.23 or newer is required; the documentation is at https://…" heads nothing.
 func standsAsTitle(ss []Sentence, i int) bool {
 	s := ss[i]
 	if s.Unit == UnitTitle {
 		return true
 	}
-	return s.Unit == UnitProse && len(s.Text) <= 120 && !terminated(s.Text) && (i == 0 || ss[i-1].Para != s.Para) &&
+	return s.Unit == UnitProse && s.Item && len(s.Text) <= 120 && !terminated(s.Text) && (i == 0 || ss[i-1].Para != s.Para) &&
 		(i+1 >= len(ss) || ss[i+1].Para != s.Para)
 }
 

@@ -521,3 +521,17 @@ func TestPickIssueNumberIsNoVersion(t *testing.T) {
 		t.Errorf("picked %q", got)
 	}
 }
+
+// TestPickParagraphIsNoSectionTitle: a short paragraph holding a version heads nothing: the
+// table rows under it that share a word with the question ("Needs support") are no answer
+// (fsnotify's README).
+func TestPickParagraphIsNoSectionTitle(t *testing.T) {
+	q := "Which Go version does fsnotify need?"
+	text := "Go 1.23 or newer is required; the full documentation is at https://pkg.go.dev/github.com/fsnotify/fsnotify\n\n" +
+		"| Backend | OS | Status |\n|---|---|---|\n| FSEvents | macOS | Needs support in x/sys/unix |\n"
+	ps := []Passage{{Sentences: Split(text), Score: 1}}
+	got := pickFor(q, ps, optionsFor(q))
+	if len(got) != 1 || !strings.HasPrefix(got[0], "Go 1.23 or newer is required") {
+		t.Errorf("picked %q", got)
+	}
+}
