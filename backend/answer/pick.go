@@ -163,6 +163,14 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 			st := search.Stems(s.Text)
 			stems[p][i] = st
 			share, _ := q.Share(st)
+			if s.Unit == UnitRow {
+				// A row is read with the header naming its cells ("Backend | OS | Status" over
+				// "ReadDirectoryChangesW | Windows | Supported"), but it must say something of its
+				// own: the header's words alone make every row of the table alike.
+				if h := headerOf(pa.Sentences, i); h != "" && share > 0 {
+					share, _ = q.Share(append(search.Stems(h), st...))
+				}
+			}
 			if share < o.MinShare || !mentions(s.Text, o.Mention) {
 				continue
 			}

@@ -535,3 +535,19 @@ func TestPickParagraphIsNoSectionTitle(t *testing.T) {
 		t.Errorf("picked %q", got)
 	}
 }
+
+// TestPickRowReadWithItsHeader: a table row is read with the header naming its cells: "which
+// backend … on Windows" is the row whose OS cell says Windows under the "Backend" column; the
+// other rows, alike under the same header, say nothing of Windows.
+func TestPickRowReadWithItsHeader(t *testing.T) {
+	q := "Which backend does fsnotify use on Windows?"
+	text := "| Backend | OS | Status |\n|---|---|---|\n| inotify | Linux | Supported |\n| kqueue | BSD, macOS | Supported |\n" +
+		"| ReadDirectoryChangesW | Windows | Supported |\n"
+	ps := []Passage{{Sentences: Split(text), Score: 1}}
+	o := optionsFor(q)
+	o.MinShare = 0.3 // the row's own words hold a quarter of the question, with its header half
+	got := pickFor(q, ps, o)
+	if len(got) != 1 || !strings.Contains(got[0], "ReadDirectoryChangesW | Windows") {
+		t.Errorf("picked %q", got)
+	}
+}

@@ -107,11 +107,12 @@ func (t askTally) unansweredWrong() int { return t.unanswerable - t.by[verdictAb
 // version or date read from the title of the section over the line naming the change (tune's
 // gzip NEWS): tune 28, 1, 12 of 12; dev and held-out unchanged. Then a question's kind read
 // after a leading clause, an amount asked by its verb ("what's left to pay", "what did they
-// charge"): dev 13, 4, 14 of 16; tune and held-out unchanged.
+// charge"): dev 13, 4, 14 of 16; tune and held-out unchanged. Then a table row read with its
+// header's words: dev 14, 3, 14 of 16; tune and held-out unchanged.
 var askSetFloors = map[string]struct{ right, wrong, abstained int }{
 	"heldout": {right: 31, wrong: 12, abstained: 19},
 	"tune":    {right: 27, wrong: 3, abstained: 11},
-	"dev":     {right: 12, wrong: 5, abstained: 13},
+	"dev":     {right: 13, wrong: 4, abstained: 13},
 }
 
 // TestAskSets asks three sets of questions written with their answers before ask was run on
