@@ -509,30 +509,28 @@ func TestPickSectionTitle(t *testing.T) {
 	}
 }
 
-// TestPickIssueNumberIsNoVersion: a changelog item's issue number ("(#149)") is no version:
-// "which release added" it is answered with its release's heading.
-func TestPickIssueNumberIsNoVersion(t *testing.T) {
-	q := "Which uuid release added the Max UUID constant?"
-	// as the Markdown reader writes google/uuid's CHANGELOG.md (links as their text)
-	text := "## 1.6.0 (2024-01-16)\n\n### Features\n\n* add Max UUID constant (#149) (c58770e)\n"
-	ps := []Passage{{Sentences: Split(text), Score: 1}}
-	got := pickFor(q, ps, optionsFor(q))
-	if len(got) != 2 || !strings.Contains(got[0], "1.6.0") || !strings.Contains(got[1], "add Max UUID constant") {
-		t.Errorf("picked %q", got)
-	}
-}
-
-// TestPickParagraphIsNoSectionTitle: a short paragraph holding a version heads nothing: the
-// table rows under it that share a word with the question ("Needs support") are no answer
-// (fsnotify's README).
-func TestPickParagraphIsNoSectionTitle(t *testing.T) {
-	q := "Which Go version does fsnotify need?"
-	text := "Go 1.23 or newer is required; the full documentation is at https://pkg.go.dev/github.com/fsnotify/fsnotify\n\n" +
-		"| Backend | OS | Status |\n|---|---|---|\n| FSEvents | macOS | Needs support in x/sys/unix |\n"
-	ps := []Passage{{Sentences: Split(text), Score: 1}}
-	got := pickFor(q, ps, optionsFor(q))
-	if len(got) != 1 || !strings.HasPrefix(got[0], "Go 1.23 or newer is required") {
-		t.Errorf("picked %q", got)
+// TestPickWhatIsNoVersionOrTitle: on real files as the readers write them (links as their
+// text), a changelog item's issue number ("(#149)") is no version, so "which release added" it
+// is answered with its release's heading (google/uuid's CHANGELOG.md); and a short paragraph
+// holding a version heads nothing, so the table rows under it that share a word with the
+// question ("Needs support") are no answer (fsnotify's README).
+func TestPickWhatIsNoVersionOrTitle(t *testing.T) {
+	for _, c := range []struct {
+		q, text string
+		want    []string
+	}{
+		{"Which uuid release added the Max UUID constant?",
+			"## 1.6.0 (2024-01-16)\n\n### Features\n\n* add Max UUID constant (#149) (c58770e)\n",
+			[]string{"1.6.0 (2024-01-16)", "add Max UUID constant (#149) (c58770e)"}},
+		{"Which Go version does fsnotify need?",
+			"Go 1.23 or newer is required; the full documentation is at https://pkg.go.dev/github.com/fsnotify/fsnotify\n\n" +
+				"| Backend | OS | Status |\n|---|---|---|\n| FSEvents | macOS | Needs support in x/sys/unix |\n",
+			[]string{"Go 1.23 or newer is required; the full documentation is at https://pkg.go.dev/github.com/fsnotify/fsnotify"}},
+	} {
+		ps := []Passage{{Sentences: Split(c.text), Score: 1}}
+		if got := pickFor(c.q, ps, optionsFor(c.q)); !slices.Equal(got, c.want) {
+			t.Errorf("%q: picked %q, want %q", c.q, got, c.want)
+		}
 	}
 }
 
