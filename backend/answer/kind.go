@@ -448,7 +448,7 @@ func DefinedTerm(question string) []string {
 	if len(term) == 0 || len(term) > 4 {
 		return nil
 	}
-	if len(term) == 1 && (len(term[0]) >= 6 && strings.HasSuffix(term[0], "ed") || irregular[term[0]] != "") {
+	if len(term) == 1 && PastForm(term[0]) {
 		return nil // "what is included in …", "what is required", "what's left to pay": a clause, not a term
 	}
 	if meaning {

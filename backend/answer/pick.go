@@ -123,6 +123,7 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 			continue
 		}
 		money := o.Kind == KindMoney && namesCurrency(pa.Sentences)
+		headerStems := map[string][]string{} // a table header's stems, read once for all its rows
 		// The words of the passage's table rows, read once, when a row is a candidate
 		// (otherRowNames).
 		var rowWords [][]string
@@ -167,8 +168,15 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 				// A row is read with the header naming its cells ("Backend | OS | Status" over
 				// "ReadDirectoryChangesW | Windows | Supported"), but it must say something of its
 				// own: the header's words alone make every row of the table alike.
-				if h := headerOf(pa.Sentences, i); h != "" && share > 0 {
-					share, _ = q.Share(append(search.Stems(h), st...))
+				if share > 0 {
+					if h := headerOf(pa.Sentences, i); h != "" {
+						hs, ok := headerStems[h]
+						if !ok {
+							hs = search.Stems(h)
+							headerStems[h] = hs
+						}
+						share, _ = q.Share(append(slices.Clip(hs), st...))
+					}
 				}
 			}
 			if share < o.MinShare || !mentions(s.Text, o.Mention) {
@@ -199,7 +207,7 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 					// "Which version of sed brought in --debug?": the line naming the change
 					// holds no version; the title of its section does ("* Noteworthy changes in
 					// release 4.6 (2018-12-19)"), the nearest above it that holds one.
-					t, ok := sectionTitle(passages, p, i, func(text string) bool { return o.Kind.holds(text, own) })
+					t, ok := sectionTitle(passages, p, i, o.Kind.Holds)
 					if !ok {
 						continue
 					}
@@ -364,11 +372,9 @@ func Pick(passages []Passage, q Query, o Options) []Picked {
 const maxTitleLookback = 200
 
 // sectionTitle finds the title of the section sentence i of passage p is in that holds what
-// is asked (holds): the nearest sentence above it, in its passage or the passage above it
-// (Passage.Above), that stands as a title — a numbered heading, or an unterminated line that is
-// a paragraph of its own, list marker aside ("* Noteworthy changes in release 4.6"). The
-// nearest title above that holds nothing asked (a subsection's "** New Features") is passed
-// over.
+// is asked (holds): the nearest sentence above it, in its passage or the passages above it
+// (Passage.Above), that stands as a title (standsAsTitle). A title above it that holds nothing
+// asked (a subsection's "** New Features") is passed over.
 func sectionTitle(passages []Passage, p, i int, holds func(string) bool) ([2]int, bool) {
 	look := 0
 	for q, from := p, i-1; ; {

@@ -292,11 +292,12 @@ func Inflections(w string) []string {
 	return out
 }
 
-// PastForm reports whether a word is written as a verb's past ("brought", "released"): it says
-// what happened to the thing a question asks about, not what that thing is.
+// PastForm reports whether a word is written as a verb's past ("brought", "released",
+// "included"): it says what happened to the thing a question asks about, not what that thing
+// is. A short word ending in -ed ("speed", "bed") is taken for what it is written as.
 func PastForm(w string) bool {
 	_, irr := irregular[w]
-	return irr || len(w) > 4 && strings.HasSuffix(w, "ed")
+	return irr || len(w) >= 6 && strings.HasSuffix(w, "ed")
 }
 
 // irregular maps the irregular past forms of common verbs to their base.

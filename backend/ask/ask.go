@@ -162,16 +162,22 @@ func (a *Asker) Answer(ctx context.Context, question string) (*Answer, error) {
 	// Only passages that say all the question requires may answer it; the others are the
 	// closest passages when none does.
 	var answering []*passage
+	added := map[*passage]bool{}
 	for _, p := range passages {
 		if p.supports() {
-			// the chunks above it, read for their titles only (answer.Passage.TitlesOnly), in
-			// reading order just before it
-			var above []*passage
+			// with the chunks above it, read for their titles (readAbove), in reading order
+			// just before it; a chunk several passages share is there once
+			chain := []*passage{p}
 			for q := p.above; q != nil; q = q.above {
-				above = append(above, q)
+				chain = append(chain, q)
 			}
-			slices.Reverse(above)
-			answering = append(append(answering, above...), p)
+			slices.Reverse(chain)
+			for _, q := range chain {
+				if !added[q] {
+					added[q] = true
+					answering = append(answering, q)
+				}
+			}
 		}
 	}
 	w := &writer{a: a, passages: answering, cites: map[string]int{}, sources: map[string]*sourceText{}}

@@ -33,6 +33,9 @@ type passage struct {
 	// above is the chunk before this one in its document, read for its section titles when the
 	// question asks a version or a date (answer.Passage.Above); nil otherwise.
 	above *passage
+	// titlesOnly: this passage was read only as another's above (answer.Passage.TitlesOnly); it
+	// is second too, so the chat model is not sent it.
+	titlesOnly bool
 }
 
 // supports reports whether the passage says everything the question requires.
@@ -149,6 +152,7 @@ func (a *Asker) passages(ctx context.Context, q parsed) ([]*passage, answer.Quer
 		p.missing = req.Missing(passageContext(p))
 	}
 	if (q.kind == answer.KindVersion || q.kind == answer.KindDate) && len(req.Flat().Idents) == 0 {
+		// (after missing: only a passage that may answer needs its section's title)
 		if err := a.readAbove(ctx, out, q.kind, byDoc); err != nil {
 			return nil, answer.Query{}, err
 		}
@@ -159,32 +163,61 @@ func (a *Asker) passages(ctx context.Context, q parsed) ([]*passage, answer.Quer
 // maxAbove bounds the chunks read above a passage for its section's title.
 const maxAbove = 3
 
-// readAbove reads, for each passage that does not begin its document, the chunks before it (up
-// to maxAbove, each the above of the one below): "Which version of sed brought in --debug?" is
-// answered by the line naming the change and the title of its release's section, which a
-// changelog writes once, often a chunk or two above.
+// readAbove reads, for each passage that may answer (supports) and does not begin its
+// document, the chunks before it (up to maxAbove, each the above of the one below), and the
+// chunk that begins the nearest section over it whose heading holds a value of the kind (a
+// Markdown "## 2.4.0 (2025-03-01)" over a long section, however far above): "Which version of
+// sed brought in --debug?" is answered by the line naming the change and the title of its
+// release's section, which a changelog writes once. A chunk is read once for all the passages
+// of its document.
 func (a *Asker) readAbove(ctx context.Context, ps []*passage, kind answer.Kind, byDoc map[string]store.Document) error {
+	type at struct {
+		doc string
+		ord int
+	}
+	read := map[at]*passage{}
+	titles := func(c store.Chunk, p *passage) *passage {
+		q := &passage{result: p.result, rank: p.rank, chunk: c, sents: splitPassage(byDoc[c.DocumentID], c.Text), second: true, titlesOnly: true}
+		read[at{c.DocumentID, c.Ordinal}] = q
+		return q
+	}
 	for _, p := range ps {
-		below := p
-		for n := 0; n < maxAbove && below.chunk.Ordinal > 0; n++ {
-			c, err := a.Store.ChunkAt(ctx, below.chunk.DocumentID, below.chunk.Ordinal-1)
-			if errors.Is(err, store.ErrNotFound) {
-				break
-			}
-			if err != nil {
-				return err
-			}
-			below.above = &passage{result: p.result, rank: p.rank, chunk: c, sents: splitPassage(byDoc[c.DocumentID], c.Text), second: true}
-			below = below.above
+		if p.supports() && read[at{p.chunk.DocumentID, p.chunk.Ordinal}] == nil {
+			read[at{p.chunk.DocumentID, p.chunk.Ordinal}] = p // answers, and is read for its titles too
 		}
-		// A heading over the passage that holds the value (Markdown's "## 2.4.0 (2025-03-01)" over
-		// a long section) is read where it is written, however far above.
+	}
+	for _, p := range ps {
+		if !p.supports() {
+			continue
+		}
+		top := p
+		for n := 0; n < maxAbove && top.chunk.Ordinal > 0; n++ {
+			if top.above == nil {
+				top.above = read[at{top.chunk.DocumentID, top.chunk.Ordinal - 1}]
+			}
+			if top.above == nil {
+				c, err := a.Store.ChunkAt(ctx, top.chunk.DocumentID, top.chunk.Ordinal-1)
+				if errors.Is(err, store.ErrNotFound) {
+					break
+				}
+				if err != nil {
+					return err
+				}
+				top.above = titles(c, p)
+			}
+			top = top.above
+		}
+		if top.above != nil {
+			continue // its heading's chunk is linked already (another passage of the document)
+		}
 		c, ok, err := a.headingWith(ctx, p, kind)
 		if err != nil {
 			return err
 		}
-		if ok && c.Ordinal < below.chunk.Ordinal {
-			below.above = &passage{result: p.result, rank: p.rank, chunk: c, sents: splitPassage(byDoc[c.DocumentID], c.Text), second: true}
+		if ok && c.Ordinal < top.chunk.Ordinal {
+			if top.above = read[at{c.DocumentID, c.Ordinal}]; top.above == nil {
+				top.above = titles(c, p)
+			}
 		}
 	}
 	return nil

@@ -33,12 +33,9 @@ func (w *writer) answerPassages() []answer.Passage {
 		at[p] = i
 	}
 	for i, p := range w.passages {
-		out[i] = answer.Passage{Sentences: p.sents, Rank: p.rank, Subject: passageSubject(p)}
-		if p.above != nil {
-			if k, ok := at[p.above]; ok {
-				out[i].Above = k + 1
-				out[k].TitlesOnly = true
-			}
+		out[i] = answer.Passage{Sentences: p.sents, Rank: p.rank, Subject: passageSubject(p), TitlesOnly: p.titlesOnly}
+		if k, ok := at[p.above]; ok && p.above != nil {
+			out[i].Above = k + 1
 		}
 		if top := w.passages[0].result.Score; top > 0 {
 			out[i].Score = p.result.Score / top
