@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/strata-app/strata/backend/store"
+	"github.com/strata-app/strata/internal/testvec"
 )
 
 func TestSimilarSettings(t *testing.T) {
@@ -189,18 +190,7 @@ func TestBestPairOfLongDocumentsFindsTheSharedPassage(t *testing.T) {
 func TestSimilarNeighbourListsStayExact(t *testing.T) {
 	const dims, floor = 8, 0.3
 	rng := rand.New(rand.NewSource(7))
-	vec := func() []float32 {
-		v := make([]float32, dims)
-		var n float64
-		for i := range v {
-			v[i] = float32(rng.NormFloat64())
-			n += float64(v[i] * v[i])
-		}
-		for i := range v {
-			v[i] /= float32(math.Sqrt(n))
-		}
-		return v
-	}
+	vec := func() []float32 { return testvec.Unit(rng, dims) }
 	ix := newSimIndex("s")
 	seq := int64(0)
 	put := func(doc string, v []float32) {

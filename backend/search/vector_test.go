@@ -9,20 +9,11 @@ import (
 	"testing"
 
 	"github.com/strata-app/strata/backend/store"
+	"github.com/strata-app/strata/internal/testvec"
 )
 
-func randVec(r *rand.Rand, d int) []float32 {
-	v := make([]float32, d)
-	var n float64
-	for i := range v {
-		v[i] = float32(r.NormFloat64())
-		n += float64(v[i] * v[i])
-	}
-	for i := range v {
-		v[i] /= float32(math.Sqrt(n))
-	}
-	return v
-}
+// randVec is a random unit vector (testvec.Unit).
+var randVec = testvec.Unit
 
 func TestIndexRebuildAndTail(t *testing.T) {
 	ctx := context.Background()
