@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -67,11 +66,7 @@ const simTestSpace = "static/test/2"
 // simTestSpace (nil: a tombstone) inside a transaction.
 func simVectorStore(t *testing.T) (*store.DB, func(tx store.Q, doc string, v []float32)) {
 	t.Helper()
-	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "s.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := openStore(t)
 	return db, func(tx store.Q, doc string, v []float32) {
 		t.Helper()
 		if _, err := store.PutDocVector(context.Background(), tx, simTestSpace, doc, v, 10); err != nil {
@@ -247,11 +242,7 @@ func TestSimilarNeighbourListsStayExact(t *testing.T) {
 // describe content that is gone: they are dropped, and a later run works them out again.
 func TestSimilarForgetsWhatARollbackTookAway(t *testing.T) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "s.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openStore(t)
 	x := &EmbeddingSimilarity{}
 	if err := x.Configure(nil); err != nil {
 		t.Fatal(err)
@@ -280,7 +271,7 @@ func TestSimilarForgetsWhatARollbackTookAway(t *testing.T) {
 	if err := write(true); err == nil {
 		t.Fatal("the transaction was meant to fail")
 	}
-	err = db.WriteTx(ctx, func(tx *store.Tx) error {
+	err := db.WriteTx(ctx, func(tx *store.Tx) error {
 		if _, err := store.PutDocVector(ctx, tx, space, "y", []float32{0, 1}, 10); err != nil { // takes x's seq
 			return err
 		}
